@@ -1,0 +1,30 @@
+/* Scaled dot-product attention in double precision, written two ways: the
+ * per-position sum a reader derives by hand, and the masked matrix form
+ * softmax(scale * Q K^T + M) V that real systems compute (Vaswani et al.,
+ * 2017). Both must agree; chapter 7 checks that they do. */
+#ifndef INVENT_ATTENTION_H
+#define INVENT_ATTENTION_H
+
+#include <gsl/gsl_matrix.h>
+
+typedef enum {
+    ATTN_BIDIRECTIONAL, /* every position sees every position */
+    ATTN_CAUSAL         /* position t sees positions 0..t (needs T == T') */
+} attn_mask;
+
+/* Q: (T, dk), K: (T', dk) -> W: (T, T'), W = softmax_rows(scale * Q K^T + M) */
+int attn_weights(const gsl_matrix *Q, const gsl_matrix *K, double scale, attn_mask mask,
+                 gsl_matrix *W);
+
+/* Q: (T, dk), K: (T', dk), V: (T', dv) -> out: (T, dv) = W V, in the matrix
+ * form (two BLAS products around a row softmax) */
+int attn_matrix_form(const gsl_matrix *Q, const gsl_matrix *K, const gsl_matrix *V,
+                     double scale, attn_mask mask, gsl_matrix *out);
+
+/* The same output, one query position at a time: for each t, scores
+ * s_i = scale * q_t . k_i over the visible i, weights = softmax(s), and
+ * out_t = sum_i w_i v_i. No T x T' matrix is formed. */
+int attn_sum_form(const gsl_matrix *Q, const gsl_matrix *K, const gsl_matrix *V, double scale,
+                  attn_mask mask, gsl_matrix *out);
+
+#endif

@@ -1,0 +1,24 @@
+/* Inventing the Transformer, in C: the core library, one header per concept.
+ * A chapter includes this one header. */
+#ifndef INVENT_H
+#define INVENT_H
+
+#include "attention.h"
+#include "chapter.h"
+#include "check.h"
+#include "cli.h"
+#include "count.h"
+#include "dump.h"
+#include "linalg.h"
+#include "mask.h"
+#include "mat.h"
+#include "npy.h"
+#include "plot.h"
+#include "recall.h"
+#include "report.h"
+#include "rng.h"
+#include "rnn.h"
+#include "softmax.h"
+#include "status.h"
+
+#endif

@@ -1,0 +1,45 @@
+/* Figures for the slides: a chapter writes the data of a figure here, then
+ * one gnuplot script from plots/ renders it, with the shared theme, as PDF,
+ * SVG and PNG into the plot directory (plots/out by default). Every call
+ * accepts a NULL figure and does nothing, so a chapter needs no special
+ * case for --no-plot or a machine without gnuplot. */
+#ifndef INVENT_PLOT_H
+#define INVENT_PLOT_H
+
+#include <stddef.h>
+
+#include <gsl/gsl_matrix.h>
+
+#include "cli.h"
+
+typedef struct plot plot;
+
+/* name (e.g. "ch01_recall") -> a figure under construction, or NULL when
+ * figures are off, gnuplot is missing (said once) or the data cannot be written */
+plot *plot_begin(const invent_opts *o, const char *name);
+
+/* Starts a new data block (gnuplot's `index`), its columns named in a comment. */
+void plot_block(plot *p, const char *columns);
+
+/* v: (n) -> one row of the current block */
+void plot_row(plot *p, const double *v, size_t n);
+#define PLOT_ROW(p, ...) \
+    plot_row((p), (const double[]){__VA_ARGS__}, \
+             sizeof((const double[]){__VA_ARGS__}) / sizeof(double))
+
+/* m: (rows, cols) -> a block of "x y value" lines, x = column, y = row, with a
+ * blank line after each row (for heatmaps: `with image` or pm3d) */
+void plot_matrix(plot *p, const gsl_matrix *m);
+
+/* Defines a gnuplot variable the script can use: a number, or a string. */
+void plot_set(plot *p, const char *var, double value);
+void plot_set_text(plot *p, const char *var, const char *text);
+
+/* Renders with plots/<script> and frees p; the three files appear together
+ * or not at all. Returns INVENT_OK, or an error after a one-line message. */
+int plot_render(plot *p, const char *script);
+
+/* How many figures failed to render in this program (for the exit status). */
+int plot_failures(void);
+
+#endif

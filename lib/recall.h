@@ -1,0 +1,20 @@
+/* The recall probe: how much of a sequence can be read back, linearly, from
+ * what a recurrent cell remembers of it. */
+#ifndef INVENT_RECALL_H
+#define INVENT_RECALL_H
+
+#include <gsl/gsl_rng.h>
+
+#include "rnn.h"
+
+typedef enum {
+    MEMORY_FINAL_STATE, /* only h_n: a memory of fixed size m */
+    MEMORY_EVERY_STATE  /* h_1 .. h_n: a memory that grows with the input */
+} memory_kind;
+
+/* Least-squares read-out of all n inputs of a sequence from the memory,
+ * fitted on random training sequences; -> *error, its relative (Frobenius)
+ * error on fresh sequences: 0 is perfect recall, 1 is none at all */
+int recall_error(const rnn_cell *c, size_t n, memory_kind kind, gsl_rng *r, double *error);
+
+#endif

@@ -1,0 +1,105 @@
+#include "rnn.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+#include <gsl/gsl_blas.h>
+
+#include "mat.h"
+#include "status.h"
+
+rnn_cell *rnn_cell_new(size_t m, size_t p, rnn_activation act, gsl_rng *r)
+{
+    rnn_cell *c = calloc(1, sizeof *c);
+    if (!c)
+        return NULL;
+    c->activation = act;
+    c->W = gsl_matrix_alloc(m, m);
+    c->U = mat_gaussian(m, p, 1.0 / sqrt((double)p), r);
+    if (!c->W || !c->U || mat_random_orthogonal(c->W, r) != INVENT_OK) {
+        rnn_cell_free(c);
+        return NULL;
+    }
+    return c;
+}
+
+void rnn_cell_free(rnn_cell *c)
+{
+    if (!c)
+        return;
+    gsl_matrix_free(c->W);
+    gsl_matrix_free(c->U);
+    free(c);
+}
+
+int rnn_step(const rnn_cell *c, const gsl_vector *h, const gsl_vector *x, gsl_vector *h_next)
+{
+    size_t m = c->W->size1;
+    if (h->size != m || h_next->size != m || x->size != c->U->size2 || h == h_next)
+        return INVENT_ESHAPE;
+    gsl_blas_dgemv(CblasNoTrans, 1.0, c->W, h, 0.0, h_next);
+    gsl_blas_dgemv(CblasNoTrans, 1.0, c->U, x, 1.0, h_next);
+    if (c->activation == RNN_TANH)
+        for (size_t i = 0; i < m; i++)
+            gsl_vector_set(h_next, i, tanh(gsl_vector_get(h_next, i)));
+    return INVENT_OK;
+}
+
+int rnn_unroll(const rnn_cell *c, const gsl_matrix *X, gsl_matrix *H)
+{
+    size_t m = c->W->size1;
+    if (X->size2 != c->U->size2 || H->size1 != X->size1 || H->size2 != m)
+        return INVENT_ESHAPE;
+    gsl_vector *h = gsl_vector_calloc(m);
+    if (!h)
+        return INVENT_ENOMEM;
+    for (size_t t = 0; t < X->size1; t++) {
+        gsl_vector_const_view x = gsl_matrix_const_row(X, t);
+        gsl_vector_view out = gsl_matrix_row(H, t);
+        rnn_step(c, h, &x.vector, &out.vector);
+        gsl_vector_memcpy(h, &out.vector);
+    }
+    gsl_vector_free(h);
+    return INVENT_OK;
+}
+
+/* depth[t] of layer l from layer l-1's depth, in place; recurrent when the
+ * cell also waits for its left neighbour, else it waits for all of l-1 */
+static void next_layer(uint64_t *depth, uint64_t tokens, int recurrent)
+{
+    uint64_t widest = 0, left = 0;
+    for (uint64_t t = 0; t < tokens; t++)
+        widest = depth[t] > widest ? depth[t] : widest;
+    for (uint64_t t = 0; t < tokens; t++) {
+        uint64_t wait = recurrent ? (depth[t] > left ? depth[t] : left) : widest;
+        depth[t] = wait + 1;
+        left = depth[t];
+    }
+}
+
+/* Longest dependency chain through the grid of (layer, token) cells. */
+static int critical_path(uint64_t tokens, uint64_t layers, int recurrent, uint64_t *steps)
+{
+    if (tokens == 0 || layers == 0)
+        return INVENT_ERANGE;
+    if (tokens > SIZE_MAX / sizeof(uint64_t))
+        return INVENT_EOVERFLOW;
+    uint64_t *depth = calloc((size_t)tokens, sizeof *depth);
+    if (!depth)
+        return INVENT_ENOMEM;
+    for (uint64_t l = 0; l < layers; l++)
+        next_layer(depth, tokens, recurrent);
+    *steps = depth[tokens - 1];
+    free(depth);
+    return INVENT_OK;
+}
+
+int rnn_sequential_steps(uint64_t tokens, uint64_t layers, uint64_t *steps)
+{
+    return critical_path(tokens, layers, 1, steps);
+}
+
+int stack_sequential_steps(uint64_t tokens, uint64_t layers, uint64_t *steps)
+{
+    return critical_path(tokens, layers, 0, steps);
+}

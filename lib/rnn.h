@@ -1,0 +1,39 @@
+/* The recurrent cell: a state of fixed size m that every input of size p
+ * is folded into, one step at a time (Elman, 1990). */
+#ifndef INVENT_RNN_H
+#define INVENT_RNN_H
+
+#include <stdint.h>
+
+#include <gsl/gsl_matrix.h>
+#include <gsl/gsl_rng.h>
+#include <gsl/gsl_vector.h>
+
+typedef enum { RNN_LINEAR, RNN_TANH } rnn_activation;
+
+typedef struct {
+    gsl_matrix *W;   /* (m, m): state to state */
+    gsl_matrix *U;   /* (m, p): input to state */
+    rnn_activation activation;
+} rnn_cell;
+
+/* m, p -> a cell with W a random rotation (no decay, no blow-up) and U
+ * Gaussian with variance 1/p; NULL when out of memory */
+rnn_cell *rnn_cell_new(size_t m, size_t p, rnn_activation act, gsl_rng *r);
+void rnn_cell_free(rnn_cell *c);
+
+/* h: (m), x: (p) -> h_next: (m) = act(W h + U x); h_next must not alias h */
+int rnn_step(const rnn_cell *c, const gsl_vector *h, const gsl_vector *x, gsl_vector *h_next);
+
+/* X: (n, p), one input per row, starting from h_0 = 0 -> H: (n, m), row t = h_t */
+int rnn_unroll(const rnn_cell *c, const gsl_matrix *X, gsl_matrix *H);
+
+/* Longest chain of dependent steps in an L-layer recurrent stack over N
+ * tokens, where cell (l, t) waits for (l-1, t) and (l, t-1); -> *steps */
+int rnn_sequential_steps(uint64_t tokens, uint64_t layers, uint64_t *steps);
+
+/* The same for a stack without recurrence, where every cell of layer l
+ * waits only for layer l-1 (all tokens at once); -> *steps */
+int stack_sequential_steps(uint64_t tokens, uint64_t layers, uint64_t *steps);
+
+#endif

@@ -1,0 +1,52 @@
+#include "softmax.h"
+
+#include <math.h>
+
+#include "status.h"
+
+int softmax_vector(gsl_vector *s, double tau)
+{
+    if (!(tau > 0.0))
+        return INVENT_ERANGE;
+    double top = -INFINITY;
+    for (size_t i = 0; i < s->size; i++) {
+        double v = gsl_vector_get(s, i);
+        if (isnan(v) || v == INFINITY)
+            return INVENT_ERANGE;
+        top = fmax(top, v);
+    }
+    if (top == -INFINITY) { /* every position masked: attend to nothing */
+        gsl_vector_set_zero(s);
+        return INVENT_OK;
+    }
+    double total = 0.0;
+    for (size_t i = 0; i < s->size; i++) {
+        double w = exp((gsl_vector_get(s, i) - top) / tau);
+        gsl_vector_set(s, i, w);
+        total += w;
+    }
+    gsl_vector_scale(s, 1.0 / total);
+    return INVENT_OK;
+}
+
+int softmax_rows(gsl_matrix *S, double tau)
+{
+    for (size_t i = 0; i < S->size1; i++) {
+        gsl_vector_view row = gsl_matrix_row(S, i);
+        int status = softmax_vector(&row.vector, tau);
+        if (status != INVENT_OK)
+            return status;
+    }
+    return INVENT_OK;
+}
+
+double softmax_entropy(const gsl_vector *w)
+{
+    double h = 0.0;
+    for (size_t i = 0; i < w->size; i++) {
+        double p = gsl_vector_get(w, i);
+        if (p > 0.0)
+            h -= p * log(p);
+    }
+    return h;
+}

@@ -1,0 +1,21 @@
+/* The softmax over positions, row by row, with a temperature, computed
+ * stably (the row's largest score is subtracted before exponentiating). */
+#ifndef INVENT_SOFTMAX_H
+#define INVENT_SOFTMAX_H
+
+#include <gsl/gsl_matrix.h>
+#include <gsl/gsl_vector.h>
+
+/* s: (T) scores, tau > 0 -> s: (T) weights exp(s_i/tau) / sum_j exp(s_j/tau).
+ * Entries of -INFINITY (masked) get weight 0. A row with every entry masked
+ * gets all-zero weights: it attends to nothing, and no NaN appears.
+ * INVENT_ERANGE when tau <= 0 or a score is NaN or +INFINITY. */
+int softmax_vector(gsl_vector *s, double tau);
+
+/* S: (T, T') -> S: (T, T'), softmax_vector applied to every row */
+int softmax_rows(gsl_matrix *S, double tau);
+
+/* w: (T) weights summing to 1 -> Shannon entropy in nats (0 log 0 = 0) */
+double softmax_entropy(const gsl_vector *w);
+
+#endif
