@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <unistd.h>
 
+#include "mat.h"
 #include "report.h"
 
 static struct {
@@ -73,13 +74,7 @@ int check_matrix_close(const char *id, const char *claim, const gsl_matrix *got,
                  got->size1, got->size2, want->size1, want->size2);
         return record(id, claim, 0, detail);
     }
-    double worst = 0.0;
-    for (size_t i = 0; i < got->size1; i++)
-        for (size_t j = 0; j < got->size2; j++) {
-            double e = fabs(gsl_matrix_get(got, i, j) - gsl_matrix_get(want, i, j));
-            if (!(e <= worst))
-                worst = isnan(e) ? NAN : e;
-        }
+    double worst = mat_max_abs_diff(got, want);
     snprintf(detail, sizeof detail, "largest difference %.3g over %zu x %zu (tolerance %.3g)",
              worst, got->size1, got->size2, tol);
     return record(id, claim, worst <= tol, detail);

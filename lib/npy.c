@@ -31,8 +31,9 @@ static size_t format_header(char *buf, size_t cap, npy_dtype dtype, int ndim,
 {
     int n = snprintf(buf, cap, "{'descr': '%s', 'fortran_order': False, 'shape': (",
                      dtype == NPY_F64 ? "<f8" : "<f4");
-    for (int i = 0; i < ndim; i++)
-        n += snprintf(buf + n, cap - (size_t)n, "%zu,%s", shape[i], i + 1 < ndim ? " " : "");
+    for (int i = 0; i < ndim; i++) /* Python's tuples: (4,) and (2, 3) */
+        n += snprintf(buf + n, cap - (size_t)n, "%s%zu%s", i ? ", " : "", shape[i],
+                      ndim == 1 ? "," : "");
     n += snprintf(buf + n, cap - (size_t)n, "), }");
     size_t total = MAGIC_LEN + 2 + 2 + (size_t)n + 1;
     size_t padded = (total + HEADER_ALIGN - 1) / HEADER_ALIGN * HEADER_ALIGN;

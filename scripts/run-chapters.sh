@@ -4,7 +4,8 @@
 # MODE: narrate (narration and figures), verify (claims only, no figures),
 #       plots (figures only, quiet).
 # Every chapter appends its claims to $BUILD/claims-MODE.tsv; the table has
-# one row per claim id (FAIL if any check of it failed) and a closing line
+# one row per claim id, in chapter and id order (FAIL if any check of it
+# failed), and a closing line
 # "N passed, M failed". The exit status is non-zero if a claim failed or a
 # chapter exited with an error.
 set -u
@@ -46,5 +47,7 @@ awk -F'\t' '
         }
         printf "%d passed, %d failed\n", passed, failed
         exit failed > 0
-    }' "$claims" || broken=1
+    }' <<EOF || broken=1
+$(sort -s -t "$(printf '\t')" -k3,3 -k1,1V "$claims")
+EOF
 exit $broken

@@ -1,0 +1,95 @@
+/* Unit tests: claim checks count, print and record verdicts. */
+#include <criterion/criterion.h>
+#include <criterion/redirect.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "rng.h"
+
+static invent_opts opts(const char *claims_file)
+{
+    return (invent_opts){.program = "ch99", .quiet = 1, .claims_file = claims_file};
+}
+
+Test(check, passing_claims_give_exit_status_zero, .init = cr_redirect_stdout)
+{
+    invent_opts o = opts(NULL);
+    check_setup(&o);
+    cr_assert(check_close("X1", "one equals one", 1.0, 1.0 + 1e-13, 1e-12));
+    cr_assert(check_at_most("X1", "small", 1e-9, 1e-8));
+    cr_assert(check_at_least("X2", "large", 3.0, 2.0));
+    cr_assert(check_equal("X3", "count", 10000000000ULL, 10000000000ULL));
+    cr_assert(check_true("X4", "fact", 1, "seen"));
+    cr_assert_eq(check_count_run(), 5);
+    cr_assert_eq(check_finish(), 0);
+}
+
+Test(check, one_failing_claim_makes_the_exit_status_nonzero, .init = cr_redirect_stdout)
+{
+    invent_opts o = opts(NULL);
+    check_setup(&o);
+    check_close("X1", "holds", 2.0, 2.0, 0.0);
+    cr_assert_not(check_close("X2", "does not hold", 1.0, 1.1, 1e-3));
+    cr_assert_eq(check_count_failed(), 1);
+    cr_assert_eq(check_finish(), 1);
+}
+
+Test(check, nan_never_passes, .init = cr_redirect_stdout)
+{
+    invent_opts o = opts(NULL);
+    check_setup(&o);
+    cr_assert_not(check_close("X1", "nan", NAN, 0.0, 1.0));
+    cr_assert_not(check_at_most("X1", "nan", NAN, 1.0));
+    cr_assert_not(check_at_least("X1", "nan", NAN, 0.0));
+    cr_assert_eq(check_count_failed(), 3);
+}
+
+Test(check, matrices_compare_by_largest_difference, .init = cr_redirect_stdout)
+{
+    invent_opts o = opts(NULL);
+    check_setup(&o);
+    gsl_matrix *a = gsl_matrix_calloc(2, 3), *b = gsl_matrix_calloc(2, 3), *c = gsl_matrix_calloc(3, 2);
+    gsl_matrix_set(b, 1, 2, 1e-6);
+    cr_assert(check_matrix_close("X1", "close", a, b, 1e-5));
+    cr_assert_not(check_matrix_close("X1", "far", a, b, 1e-7));
+    cr_assert_not(check_matrix_close("X1", "shapes differ", a, c, 1.0));
+    gsl_matrix_set(b, 0, 0, NAN);
+    cr_assert_not(check_matrix_close("X1", "nan", a, b, 1.0));
+    gsl_matrix_free(a);
+    gsl_matrix_free(b);
+    gsl_matrix_free(c);
+}
+
+Test(check, claims_file_gets_one_tab_separated_line_per_check, .init = cr_redirect_stdout)
+{
+    char path[] = "/tmp/invent-claims-XXXXXX";
+    int fd = mkstemp(path);
+    cr_assert_geq(fd, 0);
+    close(fd);
+    invent_opts o = opts(path);
+    check_setup(&o);
+    check_equal("R2", "five steps", 5, 5);
+    check_equal("R2", "two steps", 3, 2);
+    FILE *f = fopen(path, "r");
+    char line[512];
+    cr_assert_not_null(fgets(line, sizeof line, f));
+    cr_assert_eq(strncmp(line, "R2\tPASS\tch99\tfive steps\t", 24), 0, "got: %s", line);
+    cr_assert_not_null(fgets(line, sizeof line, f));
+    cr_assert_eq(strncmp(line, "R2\tFAIL\tch99\ttwo steps\t", 23), 0, "got: %s", line);
+    cr_assert_null(fgets(line, sizeof line, f));
+    fclose(f);
+    unlink(path);
+}
+
+Test(check, quiet_mode_prints_only_failures, .init = cr_redirect_stdout)
+{
+    invent_opts o = opts(NULL);
+    check_setup(&o);
+    check_true("X1", "quiet pass", 1, "fine");
+    check_true("X2", "loud fail", 0, "broken");
+    fflush(stdout);
+    cr_assert_stdout_eq_str("  X2  FAIL  loud fail\n             broken\n");
+}

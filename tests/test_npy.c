@@ -1,0 +1,136 @@
+/* Unit tests: .npy files round-trip and bad files are refused. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "npy.h"
+#include "status.h"
+
+static char path[64];
+
+static void make_path(void)
+{
+    snprintf(path, sizeof path, "/tmp/invent-npy-%d.npy", (int)getpid());
+}
+
+static void remove_path(void) { unlink(path); }
+
+TestSuite(npy, .init = make_path, .fini = remove_path);
+
+Test(npy, double_matrix_round_trip)
+{
+    gsl_matrix *m = gsl_matrix_alloc(3, 5);
+    for (size_t i = 0; i < 15; i++)
+        m->data[i] = (double)i / 7.0 - 1.0;
+    cr_assert_eq(npy_save_matrix(path, m), INVENT_OK);
+    gsl_matrix *back;
+    cr_assert_eq(npy_load_matrix(path, &back), INVENT_OK);
+    cr_assert_eq(back->size1, 3);
+    cr_assert_eq(back->size2, 5);
+    cr_assert_arr_eq(back->data, m->data, 15 * sizeof(double));
+    gsl_matrix_free(m);
+    gsl_matrix_free(back);
+}
+
+Test(npy, a_view_is_saved_as_its_own_rows)
+{
+    gsl_matrix *m = gsl_matrix_alloc(4, 4);
+    for (size_t i = 0; i < 16; i++)
+        m->data[i] = (double)i;
+    gsl_matrix_view v = gsl_matrix_submatrix(m, 1, 1, 2, 2);
+    cr_assert_eq(npy_save_matrix(path, &v.matrix), INVENT_OK);
+    gsl_matrix *back;
+    cr_assert_eq(npy_load_matrix(path, &back), INVENT_OK);
+    double want[] = {5, 6, 9, 10};
+    cr_assert_arr_eq(back->data, want, sizeof want);
+    gsl_matrix_free(m);
+    gsl_matrix_free(back);
+}
+
+Test(npy, float_tensor_round_trip_with_three_dims)
+{
+    float data[2 * 3 * 4];
+    for (int i = 0; i < 24; i++)
+        data[i] = (float)i * 0.25f;
+    size_t shape[3] = {2, 3, 4};
+    cr_assert_eq(npy_save(path, NPY_F32, 3, shape, data), INVENT_OK);
+    npy_array a;
+    cr_assert_eq(npy_load(path, &a), INVENT_OK);
+    cr_assert_eq(a.dtype, NPY_F32);
+    cr_assert_eq(a.ndim, 3);
+    cr_assert_arr_eq(a.shape, shape, sizeof shape);
+    cr_assert_arr_eq(a.data, data, sizeof data);
+    npy_free(&a);
+}
+
+Test(npy, header_is_what_numpy_expects)
+{
+    size_t shape[2] = {2, 3};
+    double data[6] = {0};
+    cr_assert_eq(npy_save(path, NPY_F64, 2, shape, data), INVENT_OK);
+    FILE *f = fopen(path, "rb");
+    unsigned char head[128];
+    size_t n = fread(head, 1, sizeof head, f);
+    fclose(f);
+    cr_assert_eq(n, 128, "64-byte aligned header plus 48 bytes of data");
+    cr_assert_eq(memcmp(head, "\x93NUMPY\x01\x00", 8), 0);
+    size_t header_len = head[8] | (size_t)head[9] << 8;
+    cr_assert_eq((10 + header_len) % 64, 0, "header must be padded to 64 bytes");
+    cr_assert_eq(head[10 + header_len - 1], '\n');
+    cr_assert_not_null(strstr((char *)head + 10, "'shape': (2, 3), }"));
+}
+
+Test(npy, one_dimensional_shape_keeps_its_comma)
+{
+    size_t shape[1] = {4};
+    double data[4] = {1, 2, 3, 4};
+    cr_assert_eq(npy_save(path, NPY_F64, 1, shape, data), INVENT_OK);
+    npy_array a;
+    cr_assert_eq(npy_load(path, &a), INVENT_OK);
+    cr_assert_eq(a.ndim, 1);
+    cr_assert_eq(a.shape[0], 4);
+    npy_free(&a);
+    gsl_matrix *m;
+    cr_assert_eq(npy_load_matrix(path, &m), INVENT_ESHAPE, "a vector is not a matrix");
+    cr_assert_null(m);
+}
+
+static void write_bytes(const void *bytes, size_t n)
+{
+    FILE *f = fopen(path, "wb");
+    fwrite(bytes, 1, n, f);
+    fclose(f);
+}
+
+Test(npy, refuses_missing_truncated_and_foreign_files)
+{
+    npy_array a;
+    cr_assert_eq(npy_load("/nonexistent/x.npy", &a), INVENT_EIO);
+    write_bytes("not a numpy file at all", 23);
+    cr_assert_eq(npy_load(path, &a), INVENT_EFORMAT);
+    size_t shape[2] = {10, 10};
+    double data[100] = {0};
+    cr_assert_eq(npy_save(path, NPY_F64, 2, shape, data), INVENT_OK);
+    truncate(path, 200);
+    cr_assert_eq(npy_load(path, &a), INVENT_EFORMAT, "truncated data must be refused");
+    cr_assert_null(a.data);
+}
+
+Test(npy, refuses_integer_and_fortran_order)
+{
+    const char ints[] = "\x93NUMPY\x01\x00\x36\x00{'descr': '<i8', 'fortran_order': False, 'shape': (1,), }  \n";
+    write_bytes(ints, sizeof ints - 1);
+    npy_array a;
+    cr_assert_eq(npy_load(path, &a), INVENT_EFORMAT);
+    const char fortran[] = "\x93NUMPY\x01\x00\x35\x00{'descr': '<f8', 'fortran_order': True, 'shape': (1,), }  \n";
+    write_bytes(fortran, sizeof fortran - 1);
+    cr_assert_eq(npy_load(path, &a), INVENT_EFORMAT);
+}
+
+Test(npy, unwritable_path_is_an_io_error)
+{
+    size_t shape[1] = {1};
+    double x = 1.0;
+    cr_assert_eq(npy_save("/nonexistent/dir/x.npy", NPY_F64, 1, shape, &x), INVENT_EIO);
+}
