@@ -54,7 +54,7 @@ clean: ## remove build outputs and rendered figures
 help: ## list the targets
 	@echo "Targets (flags for one chapter: make chapterN ARGS=\"--seed 3 --quiet\"):"
 	@grep -hE '^[a-zA-Z0-9%_-]+:.*## ' $(MAKEFILE_LIST) | \
-	    sed -E 's/^([^:]+):.*## (.*)/  \1|\2/' | awk -F'|' '{printf "  %-18s %s\n", $$1, $$2}'
+	    sed -E 's/^([^:]+):.*## (.*)/\1|\2/' | awk -F'|' '{printf "  %-18s %s\n", $$1, $$2}'
 	@echo "  chapterN           build and run chapter N with its narration and figures"
 
 # -------------------------------------------------------------------- chapters
