@@ -21,7 +21,9 @@ int softmax_vector(gsl_vector *s, double tau)
     }
     double total = 0.0;
     for (size_t i = 0; i < s->size; i++) {
-        double w = exp((gsl_vector_get(s, i) - top) / tau);
+        /* a masked entry is 0 even when tau = +INFINITY (-inf / inf is NaN) */
+        double v = gsl_vector_get(s, i);
+        double w = v == -INFINITY ? 0.0 : exp((v - top) / tau);
         gsl_vector_set(s, i, w);
         total += w;
     }

@@ -9,6 +9,7 @@
 /* s: (T) scores, tau > 0 -> s: (T) weights exp(s_i/tau) / sum_j exp(s_j/tau).
  * Entries of -INFINITY (masked) get weight 0. A row with every entry masked
  * gets all-zero weights: it attends to nothing, and no NaN appears.
+ * tau = +INFINITY gives equal weights to the unmasked entries.
  * INVENT_ERANGE when tau <= 0 or a score is NaN or +INFINITY. */
 int softmax_vector(gsl_vector *s, double tau);
 

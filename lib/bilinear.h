@@ -1,0 +1,23 @@
+/* The bilinear score s = x_L^T A x_i: one d x d matrix A says how strongly
+ * the current token x_L should look at a past token x_i (the "general" score
+ * of Luong et al., 2015). With A = I it is the plain dot product. Because the
+ * score is linear in x_i, the vector A x_i can be computed once per past
+ * token and kept (see kvcache.h). */
+#ifndef INVENT_BILINEAR_H
+#define INVENT_BILINEAR_H
+
+#include <gsl/gsl_matrix.h>
+#include <gsl/gsl_vector.h>
+
+/* x_L: (d), A: (d, d), x_i: (d) -> *s = x_L^T A x_i */
+int bilinear_score(const gsl_vector *x_L, const gsl_matrix *A, const gsl_vector *x_i,
+                   double *s);
+
+/* X: (T, d), A: (d, d) -> S: (T, T), S[t][i] = x_t^T A x_i, every pair, no mask */
+int bilinear_scores(const gsl_matrix *X, const gsl_matrix *A, gsl_matrix *S);
+
+/* A: (d, d), x_i: (d) -> key: (d) = A x_i, what a cache keeps for token x_i;
+ * key must not alias x_i */
+int bilinear_key(const gsl_matrix *A, const gsl_vector *x_i, gsl_vector *key);
+
+#endif

@@ -1,0 +1,13 @@
+# Chapter 6, claim Q2: singular values of W_q^T W_k against a free matrix A.
+set title sprintf("Singular values: W_q^T W_k has rank r = %d, a free %d x %d matrix is full rank", rank, dim, dim)
+set xlabel "index j (largest first)"
+set ylabel "singular value s_j"
+set logscale y
+set format y "10^{%L}"
+set yrange [1e-18:*]
+set xrange [0.5:dim + 0.5]
+set key at graph 0.98, graph 0.55 right Left reverse box lc rgb "#cccccc" opaque width 1
+set arrow from rank + 0.5, graph 0 to rank + 0.5, graph 1 nohead dt 2 lw 2 lc rgb accent
+set label sprintf("j = r = %d", rank) at rank + 0.5, graph 0.5 right offset -1,0 tc rgb accent
+plot data index 0 using 1:3 with linespoints lt 2 title "free A (d x d)", \
+     ''   index 0 using 1:2 with linespoints lt 1 title "W_q^T W_k (rounding noise after j = r)"

@@ -1,0 +1,84 @@
+/* Unit tests: factoring a score matrix into queries and keys. */
+#include <criterion/criterion.h>
+
+#include "bilinear.h"
+#include "factor.h"
+#include "linalg.h"
+#include "mat.h"
+#include "rng.h"
+#include "status.h"
+
+Test(factor, a_rank_r_matrix_factors_back_exactly)
+{
+    gsl_rng *r = rng_new(5);
+    gsl_matrix *Wq = mat_gaussian(3, 7, 1.0, r), *Wk = mat_gaussian(3, 7, 1.0, r);
+    gsl_matrix *A = mat_product(Wq, CblasTrans, Wk, CblasNoTrans);
+    gsl_matrix *Fq = gsl_matrix_alloc(3, 7), *Fk = gsl_matrix_alloc(3, 7);
+    cr_assert_eq(factor_svd(A, Fq, Fk), INVENT_OK);
+    gsl_matrix *B = mat_product(Fq, CblasTrans, Fk, CblasNoTrans);
+    cr_assert_leq(mat_rel_error(B, A), 1e-13);
+    gsl_matrix_free(Wq);
+    gsl_matrix_free(Wk);
+    gsl_matrix_free(A);
+    gsl_matrix_free(Fq);
+    gsl_matrix_free(Fk);
+    gsl_matrix_free(B);
+    gsl_rng_free(r);
+}
+
+Test(factor, truncation_keeps_the_largest_singular_values)
+{
+    /* diag(3, 2, 1) at rank 2 -> diag(3, 2, 0): the error is the dropped 1 */
+    gsl_matrix *A = gsl_matrix_calloc(3, 3);
+    for (size_t i = 0; i < 3; i++)
+        gsl_matrix_set(A, i, i, 3.0 - (double)i);
+    gsl_matrix *Wq = gsl_matrix_alloc(2, 3), *Wk = gsl_matrix_alloc(2, 3);
+    cr_assert_eq(factor_svd(A, Wq, Wk), INVENT_OK);
+    gsl_matrix *B = mat_product(Wq, CblasTrans, Wk, CblasNoTrans);
+    gsl_matrix_set(A, 2, 2, 0.0);
+    cr_assert_leq(mat_max_abs_diff(B, A), 1e-14);
+    gsl_matrix_free(A);
+    gsl_matrix_free(Wq);
+    gsl_matrix_free(Wk);
+    gsl_matrix_free(B);
+}
+
+Test(factor, factored_scores_equal_bilinear_scores_of_the_product)
+{
+    gsl_rng *r = rng_new(6);
+    gsl_matrix *X = mat_gaussian(5, 6, 1.0, r);
+    gsl_matrix *Wq = mat_gaussian(2, 6, 1.0, r), *Wk = mat_gaussian(2, 6, 1.0, r);
+    gsl_matrix *A = mat_product(Wq, CblasTrans, Wk, CblasNoTrans);
+    gsl_matrix *S = gsl_matrix_alloc(5, 5), *F = gsl_matrix_alloc(5, 5);
+    gsl_vector *s = gsl_vector_alloc(6);
+    cr_assert_eq(bilinear_scores(X, A, S), INVENT_OK);
+    cr_assert_eq(factor_scores(X, Wq, Wk, F), INVENT_OK);
+    cr_assert_leq(mat_max_abs_diff(S, F), 1e-12);
+    cr_assert_eq(linalg_singular_values(A, s), INVENT_OK);
+    cr_assert_eq(linalg_rank(s, 1e-10), 2, "W_q^T W_k has rank r");
+    gsl_matrix_free(X);
+    gsl_matrix_free(Wq);
+    gsl_matrix_free(Wk);
+    gsl_matrix_free(A);
+    gsl_matrix_free(S);
+    gsl_matrix_free(F);
+    gsl_vector_free(s);
+    gsl_rng_free(r);
+}
+
+Test(factor, rejects_shapes_and_ranks_that_do_not_fit)
+{
+    gsl_matrix *A = gsl_matrix_calloc(3, 3), *X = gsl_matrix_calloc(4, 3);
+    gsl_matrix *W4 = gsl_matrix_calloc(4, 3), *W2 = gsl_matrix_calloc(2, 3);
+    gsl_matrix *S = gsl_matrix_calloc(4, 4), *bad = gsl_matrix_calloc(2, 4);
+    cr_assert_eq(factor_svd(A, W4, W4), INVENT_ESHAPE, "r above d");
+    cr_assert_eq(factor_svd(A, W2, W4), INVENT_ESHAPE, "W_q and W_k of different r");
+    cr_assert_eq(factor_scores(X, W2, bad, S), INVENT_ESHAPE);
+    cr_assert_eq(factor_scores(X, W2, W2, A), INVENT_ESHAPE);
+    gsl_matrix_free(A);
+    gsl_matrix_free(X);
+    gsl_matrix_free(W4);
+    gsl_matrix_free(W2);
+    gsl_matrix_free(S);
+    gsl_matrix_free(bad);
+}
