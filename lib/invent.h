@@ -10,7 +10,9 @@
 #include "cli.h"
 #include "count.h"
 #include "dump.h"
+#include "dynamic_weights.h"
 #include "factor.h"
+#include "grid.h"
 #include "kvcache.h"
 #include "linalg.h"
 #include "mask.h"
@@ -22,7 +24,9 @@
 #include "report.h"
 #include "rng.h"
 #include "rnn.h"
+#include "score.h"
 #include "softmax.h"
 #include "status.h"
+#include "weight_family.h"
 
 #endif

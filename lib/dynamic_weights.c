@@ -1,0 +1,116 @@
+#include "dynamic_weights.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+#include "mat.h"
+#include "status.h"
+
+/* The generator's arguments for the weight from source i into unit j. */
+static int one_weight(const attn_additive *a, dw_kind kind, const gsl_matrix *S,
+                      const gsl_matrix *R, const gsl_vector *zero, size_t j, size_t i, double *w)
+{
+    if (kind == DW_SELF_ONLY && i != j) {
+        *w = 0.0;
+        return INVENT_OK;
+    }
+    gsl_vector_const_view s = gsl_matrix_const_row(S, i);
+    gsl_vector_const_view r = gsl_matrix_const_row(R, j);
+    const gsl_vector *receiver = kind == DW_SOURCE_ONLY ? zero : &r.vector;
+    return attn_additive_score(a->W1, a->W2, a->v, &s.vector, receiver, w);
+}
+
+int dw_weights(const attn_additive *a, dw_kind kind, const gsl_matrix *S, const gsl_matrix *R,
+               gsl_matrix *W)
+{
+    size_t T = S->size1;
+    if (R->size1 != T || R->size2 != S->size2 || W->size1 != T || W->size2 != T)
+        return INVENT_ESHAPE;
+    gsl_vector *zero = gsl_vector_calloc(S->size2);
+    if (!zero)
+        return INVENT_ENOMEM;
+    int status = INVENT_OK;
+    for (size_t j = 0; j < T && status == INVENT_OK; j++)
+        for (size_t i = 0; i < T && status == INVENT_OK; i++) {
+            double w = 0.0;
+            status = one_weight(a, kind, S, R, zero, j, i, &w);
+            gsl_matrix_set(W, j, i, w);
+        }
+    gsl_vector_free(zero);
+    return status;
+}
+
+int dw_layer(const gsl_matrix *W, const gsl_matrix *X, gsl_matrix *Y)
+{
+    if (Y->size1 != X->size1 || Y->size2 != X->size2)
+        return INVENT_ESHAPE;
+    int status = mat_mul(W, CblasNoTrans, X, CblasNoTrans, Y);
+    if (status == INVENT_OK)
+        gsl_matrix_add(Y, X);
+    return status;
+}
+
+double dw_row_spread(const gsl_matrix *W)
+{
+    double worst = 0.0;
+    for (size_t j = 1; j < W->size1; j++)
+        for (size_t i = 0; i < W->size2; i++)
+            worst = fmax(worst, fabs(gsl_matrix_get(W, j, i) - gsl_matrix_get(W, 0, i)));
+    return worst;
+}
+
+int dw_coefficients(attn_additive *const *bank, const gsl_vector *x_i, const gsl_vector *x_L,
+                    gsl_vector *c)
+{
+    int status = INVENT_OK;
+    for (size_t k = 0; k < c->size && status == INVENT_OK; k++)
+        status = score_additive(bank[k], x_i, x_L, gsl_vector_ptr(c, k));
+    return status;
+}
+
+int dw_diagonal(const gsl_vector *c, gsl_matrix *D)
+{
+    if (D->size1 != c->size || D->size2 != c->size)
+        return INVENT_ESHAPE;
+    gsl_matrix_set_zero(D);
+    gsl_vector_view diag = gsl_matrix_diagonal(D);
+    gsl_vector_memcpy(&diag.vector, c);
+    return INVENT_OK;
+}
+
+int dw_mixture(const gsl_vector *c, gsl_matrix *const *V, gsl_matrix *M)
+{
+    for (size_t j = 0; j < c->size; j++)
+        if (V[j]->size1 != M->size1 || V[j]->size2 != M->size2)
+            return INVENT_ESHAPE;
+    gsl_matrix_set_zero(M);
+    for (size_t j = 0; j < c->size; j++)
+        for (size_t row = 0; row < M->size1; row++) {
+            gsl_vector_const_view from = gsl_matrix_const_row(V[j], row);
+            gsl_vector_view to = gsl_matrix_row(M, row);
+            gsl_blas_daxpy(gsl_vector_get(c, j), &from.vector, &to.vector);
+        }
+    return INVENT_OK;
+}
+
+int dw_onehot_sum(const gsl_vector *c, gsl_matrix *D)
+{
+    size_t d = c->size;
+    if (D->size1 != d || D->size2 != d)
+        return INVENT_ESHAPE;
+    gsl_matrix **E = calloc(d, sizeof *E);
+    int status = E ? INVENT_OK : INVENT_ENOMEM;
+    for (size_t k = 0; k < d && status == INVENT_OK; k++) {
+        E[k] = gsl_matrix_calloc(d, d);
+        if (!E[k])
+            status = INVENT_ENOMEM;
+        else
+            gsl_matrix_set(E[k], k, k, 1.0);
+    }
+    if (status == INVENT_OK)
+        status = dw_mixture(c, E, D);
+    for (size_t k = 0; E && k < d; k++)
+        gsl_matrix_free(E[k]);
+    free(E);
+    return status;
+}

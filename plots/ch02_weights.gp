@@ -1,0 +1,40 @@
+# Chapter 2, claims D1-D3: the weight from each source token into each
+# receiving unit, for the three generators, on one colour scale.
+set multiplot title "Dynamic weights w_{ji}: what unit j takes from token i" font titlefont
+@palette_diverging
+set cbrange [-wmax:wmax]
+set cblabel "weight w_{ji}"
+set xrange [0.5:tokens + 0.5]
+set yrange [tokens + 0.5:0.5]
+set xtics 1 scale 0
+set ytics 1 scale 0
+unset grid
+set border 0
+set xlabel "source token i"
+panel_title(k) = k == 0 ? "source only\n(D1: every row the same)" : \
+                 k == 1 ? "source and receiver\n(D2: all weights differ)" : \
+                          "self-weight only\n(D3: stateless)"
+cell_labels = tokens <= 8
+# numbers in the cells: a little smaller than the axis text on every terminal
+cell_font = sprintf(",%d", int(0.7 * real(titlefont[6:])))
+cell_text(w) = w == 0 ? "" : sprintf("%.2f", w)
+do for [k = 0:2] {
+    set lmargin at screen 0.07 + k * 0.28
+    set rmargin at screen 0.07 + k * 0.28 + 0.23
+    set tmargin at screen 0.78
+    set bmargin at screen 0.14
+    set title panel_title(k)
+    if (k == 0) { set ylabel "receiving unit j" } else { unset ylabel }
+    if (k == 2) {
+        set colorbox user origin screen 0.885, screen 0.14 size screen 0.018, screen 0.64
+    } else {
+        unset colorbox
+    }
+    if (cell_labels) {
+        plot data index k using ($1 + 1):($2 + 1):3 with image notitle, \
+             ''   index k using ($1 + 1):($2 + 1):(cell_text($3)) with labels font cell_font notitle
+    } else {
+        plot data index k using ($1 + 1):($2 + 1):3 with image notitle
+    }
+}
+unset multiplot

@@ -1,0 +1,14 @@
+# Chapter 3, claims F1-F3: parameters of one dynamic d x d weight, three ways.
+set title sprintf("Cost of one dynamic d×d weight (each scalar function: h = %d hidden units)", h)
+set xlabel "token width d"
+set ylabel "parameters"
+set logscale xy
+set format y "10^{%T}"
+set xtics (4, 16, 64, 256, 1024, 4096)
+set autoscale xfix
+set key top left reverse Left box lc rgb "#cccccc" opaque width 1
+set arrow from mark_d, graph 0 to mark_d, graph 1 nohead dt 2 lw 2 lc rgb accent
+set label sprintf("d = %d", mark_d) at mark_d, graph 0.06 offset 0.7, 0 tc rgb accent
+plot data index 0 using 1:2 with linespoints lt 2 title "fully dynamic: d^2 functions", \
+     ''   index 0 using 1:4 with linespoints lt 3 title sprintf("mixture: H = %d functions + H learned matrices", H), \
+     ''   index 0 using 1:3 with linespoints lt 1 title "diagonal: d functions"
