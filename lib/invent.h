@@ -3,8 +3,10 @@
 #ifndef INVENT_H
 #define INVENT_H
 
+#include "activation.h"
 #include "attention.h"
 #include "bilinear.h"
+#include "block.h"
 #include "chapter.h"
 #include "check.h"
 #include "cli.h"
@@ -13,10 +15,14 @@
 #include "dynamic_weights.h"
 #include "factor.h"
 #include "grid.h"
+#include "heads.h"
 #include "kvcache.h"
+#include "layernorm.h"
 #include "linalg.h"
+#include "linear.h"
 #include "mask.h"
 #include "mat.h"
+#include "mlp.h"
 #include "npy.h"
 #include "permute.h"
 #include "plot.h"

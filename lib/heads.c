@@ -1,0 +1,164 @@
+#include "heads.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+#include <gsl/gsl_blas.h>
+
+#include "mat.h"
+#include "status.h"
+
+mha_weights *mha_new(size_t d, size_t heads, size_t dk, size_t dv, gsl_rng *r)
+{
+    if (d == 0 || heads == 0 || dk == 0 || dv == 0)
+        return NULL;
+    mha_weights *w = calloc(1, sizeof *w);
+    if (!w)
+        return NULL;
+    w->heads = heads;
+    w->Wq = mat_gaussian(heads * dk, d, 1.0 / sqrt((double)d), r);
+    w->Wk = mat_gaussian(heads * dk, d, 1.0 / sqrt((double)d), r);
+    w->Wv = mat_gaussian(heads * dv, d, 1.0 / sqrt((double)d), r);
+    w->Wo = mat_gaussian(d, heads * dv, 1.0 / sqrt((double)(heads * dv)), r);
+    if (!w->Wq || !w->Wk || !w->Wv || !w->Wo) {
+        mha_free(w);
+        return NULL;
+    }
+    return w;
+}
+
+void mha_free(mha_weights *w)
+{
+    if (!w)
+        return;
+    gsl_matrix_free(w->Wq);
+    gsl_matrix_free(w->Wk);
+    gsl_matrix_free(w->Wv);
+    gsl_matrix_free(w->Wo);
+    free(w);
+}
+
+gsl_matrix_view heads_columns(gsl_matrix *M, size_t heads, size_t j)
+{
+    size_t n = M->size2 / heads;
+    return gsl_matrix_submatrix(M, 0, j * n, M->size1, n);
+}
+
+_gsl_matrix_const_view heads_const_columns(const gsl_matrix *M, size_t heads, size_t j)
+{
+    size_t n = M->size2 / heads;
+    return gsl_matrix_const_submatrix(M, 0, j * n, M->size1, n);
+}
+
+gsl_matrix_view heads_rows(gsl_matrix *M, size_t heads, size_t j)
+{
+    size_t n = M->size1 / heads;
+    return gsl_matrix_submatrix(M, j * n, 0, n, M->size2);
+}
+
+_gsl_matrix_const_view heads_const_rows(const gsl_matrix *M, size_t heads, size_t j)
+{
+    size_t n = M->size1 / heads;
+    return gsl_matrix_const_submatrix(M, j * n, 0, n, M->size2);
+}
+
+int heads_concat(const gsl_matrix *const *O, size_t heads, gsl_matrix *C)
+{
+    if (heads == 0 || C->size2 % heads != 0)
+        return INVENT_ESHAPE;
+    for (size_t j = 0; j < heads; j++)
+        if (O[j]->size1 != C->size1 || O[j]->size2 != C->size2 / heads)
+            return INVENT_ESHAPE;
+    for (size_t j = 0; j < heads; j++) {
+        gsl_matrix_view block = heads_columns(C, heads, j);
+        gsl_matrix_memcpy(&block.matrix, O[j]);
+    }
+    return INVENT_OK;
+}
+
+mha_trace *mha_trace_new(size_t T, const mha_weights *w)
+{
+    if (T == 0)
+        return NULL;
+    mha_trace *tr = calloc(1, sizeof *tr);
+    if (!tr)
+        return NULL;
+    tr->Q = gsl_matrix_alloc(T, w->Wq->size1);
+    tr->K = gsl_matrix_alloc(T, w->Wk->size1);
+    tr->V = gsl_matrix_alloc(T, w->Wv->size1);
+    tr->A = gsl_matrix_alloc(w->heads * T, T);
+    tr->C = gsl_matrix_alloc(T, w->Wv->size1);
+    if (!tr->Q || !tr->K || !tr->V || !tr->A || !tr->C) {
+        mha_trace_free(tr);
+        return NULL;
+    }
+    return tr;
+}
+
+void mha_trace_free(mha_trace *tr)
+{
+    if (!tr)
+        return;
+    gsl_matrix_free(tr->Q);
+    gsl_matrix_free(tr->K);
+    gsl_matrix_free(tr->V);
+    gsl_matrix_free(tr->A);
+    gsl_matrix_free(tr->C);
+    free(tr);
+}
+
+static int shapes_fit(const mha_weights *w, const gsl_matrix *X, const mha_trace *tr,
+                      const gsl_matrix *out)
+{
+    size_t d = X->size2, T = X->size1, H = w->heads;
+    return H > 0 && w->Wq->size2 == d && w->Wk->size2 == d && w->Wv->size2 == d &&
+           w->Wq->size1 == w->Wk->size1 && w->Wq->size1 % H == 0 && w->Wv->size1 % H == 0 &&
+           w->Wo->size1 == d && w->Wo->size2 == w->Wv->size1 && out->size1 == T &&
+           out->size2 == d && tr->Q->size1 == T && tr->Q->size2 == w->Wq->size1 &&
+           tr->K->size1 == T && tr->K->size2 == w->Wk->size1 && tr->V->size1 == T &&
+           tr->C->size1 == T && tr->C->size2 == w->Wv->size1 &&
+           tr->V->size2 == w->Wv->size1 && tr->A->size1 == H * T && tr->A->size2 == T;
+}
+
+/* head j: A_j = softmax(scale Q_j K_j^T + M), C_j = A_j V_j, all in views of tr */
+static int one_head(mha_trace *tr, size_t heads, size_t j, attn_mask mask)
+{
+    size_t T = tr->Q->size1, dk = tr->Q->size2 / heads;
+    gsl_matrix_view Qj = heads_columns(tr->Q, heads, j), Kj = heads_columns(tr->K, heads, j);
+    gsl_matrix_view Vj = heads_columns(tr->V, heads, j), Cj = heads_columns(tr->C, heads, j);
+    gsl_matrix_view Aj = gsl_matrix_submatrix(tr->A, j * T, 0, T, T);
+    int status = attn_weights(&Qj.matrix, &Kj.matrix, 1.0 / sqrt((double)dk), mask, &Aj.matrix);
+    if (status == INVENT_OK)
+        status = mat_mul(&Aj.matrix, CblasNoTrans, &Vj.matrix, CblasNoTrans, &Cj.matrix);
+    return status;
+}
+
+static int forward_into(const mha_weights *w, const gsl_matrix *X, attn_mask mask,
+                        mha_trace *tr, gsl_matrix *out)
+{
+    if (!shapes_fit(w, X, tr, out))
+        return INVENT_ESHAPE;
+    int status = mat_mul(X, CblasNoTrans, w->Wq, CblasTrans, tr->Q);
+    if (status == INVENT_OK)
+        status = mat_mul(X, CblasNoTrans, w->Wk, CblasTrans, tr->K);
+    if (status == INVENT_OK)
+        status = mat_mul(X, CblasNoTrans, w->Wv, CblasTrans, tr->V);
+    for (size_t j = 0; j < w->heads && status == INVENT_OK; j++)
+        status = one_head(tr, w->heads, j, mask);
+    if (status == INVENT_OK)
+        status = mat_mul(tr->C, CblasNoTrans, w->Wo, CblasTrans, out);
+    return status;
+}
+
+int mha_forward(const mha_weights *w, const gsl_matrix *X, attn_mask mask, mha_trace *tr,
+                gsl_matrix *out)
+{
+    if (tr)
+        return forward_into(w, X, mask, tr, out);
+    mha_trace *tmp = mha_trace_new(X->size1, w);
+    if (!tmp)
+        return INVENT_ENOMEM;
+    int status = forward_into(w, X, mask, tmp, out);
+    mha_trace_free(tmp);
+    return status;
+}

@@ -1,0 +1,67 @@
+/* Unit tests: one Transformer block. */
+#include <criterion/criterion.h>
+#include <math.h>
+
+#include "block.h"
+#include "layernorm.h"
+#include "mat.h"
+#include "rng.h"
+#include "status.h"
+
+Test(block, is_causal_a_later_token_does_not_change_earlier_outputs)
+{
+    gsl_rng *r = rng_new(6);
+    block_weights *w = block_new(8, 2, 16, r);
+    gsl_matrix *X = mat_gaussian(5, 8, 1.0, r), *Y = gsl_matrix_alloc(5, 8);
+    gsl_matrix *Y2 = gsl_matrix_alloc(5, 8);
+    cr_assert_eq(block_forward(w, X, NULL, Y), INVENT_OK);
+    gsl_matrix_set(X, 4, 0, 10.0);
+    cr_assert_eq(block_forward(w, X, NULL, Y2), INVENT_OK);
+    gsl_matrix_const_view a = gsl_matrix_const_submatrix(Y, 0, 0, 4, 8);
+    gsl_matrix_const_view b = gsl_matrix_const_submatrix(Y2, 0, 0, 4, 8);
+    cr_assert_eq(mat_max_abs_diff(&a.matrix, &b.matrix), 0.0);
+    gsl_vector_const_view last = gsl_matrix_const_row(Y, 4), last2 = gsl_matrix_const_row(Y2, 4);
+    cr_assert_gt(fabs(gsl_vector_get(&last.vector, 0) - gsl_vector_get(&last2.vector, 0)), 1e-6);
+    gsl_matrix_free(X);
+    gsl_matrix_free(Y);
+    gsl_matrix_free(Y2);
+    block_free(w);
+    gsl_rng_free(r);
+}
+
+Test(block, trace_holds_the_pieces_in_order)
+{
+    gsl_rng *r = rng_new(9);
+    block_weights *w = block_new(6, 3, 10, r);
+    gsl_matrix *X = mat_gaussian(4, 6, 1.0, r), *Y = gsl_matrix_alloc(4, 6);
+    block_trace *tr = block_trace_new(4, w);
+    cr_assert_eq(block_forward(w, X, tr, Y), INVENT_OK);
+    gsl_matrix *R1 = mat_clone(X), *H = gsl_matrix_alloc(4, 6), *Yw = gsl_matrix_alloc(4, 6);
+    gsl_matrix_add(R1, tr->A);
+    cr_assert_lt(mat_max_abs_diff(R1, tr->R1), 1e-15);
+    layernorm_forward(tr->R2, w->gamma2, w->beta2, w->eps, Yw, NULL, NULL);
+    cr_assert_lt(mat_max_abs_diff(Y, Yw), 1e-15);
+    layernorm_forward(tr->R1, w->gamma1, w->beta1, w->eps, H, NULL, NULL);
+    cr_assert_lt(mat_max_abs_diff(H, tr->H), 1e-15);
+    gsl_matrix_free(R1);
+    gsl_matrix_free(H);
+    gsl_matrix_free(Yw);
+    block_trace_free(tr);
+    gsl_matrix_free(X);
+    gsl_matrix_free(Y);
+    block_free(w);
+    gsl_rng_free(r);
+}
+
+Test(block, refuses_heads_that_do_not_divide_d_and_wrong_shapes)
+{
+    gsl_rng *r = rng_new(1);
+    cr_assert_null(block_new(6, 4, 8, r));
+    block_weights *w = block_new(6, 2, 8, r);
+    gsl_matrix *X = gsl_matrix_calloc(3, 5), *Y = gsl_matrix_alloc(3, 5);
+    cr_assert_eq(block_forward(w, X, NULL, Y), INVENT_ESHAPE);
+    gsl_matrix_free(X);
+    gsl_matrix_free(Y);
+    block_free(w);
+    gsl_rng_free(r);
+}
