@@ -85,6 +85,22 @@ void report_line(const invent_opts *o, const char *fmt, ...)
     putchar('\n');
 }
 
+void report_progress(const invent_opts *o, int done, const char *fmt, ...)
+{
+    int terminal = isatty(STDOUT_FILENO);
+    if (o->quiet || (!terminal && !done))
+        return;
+    if (terminal)
+        fputs("\r\033[K", stdout);
+    va_list ap;
+    va_start(ap, fmt);
+    vprintf(fmt, ap);
+    va_end(ap);
+    if (done)
+        putchar('\n');
+    fflush(stdout);
+}
+
 void report_warn(const invent_opts *o, const char *fmt, ...)
 {
     va_list ap;

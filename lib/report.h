@@ -19,6 +19,12 @@ void report_text(const invent_opts *o, const char *fmt, ...) __attribute__((form
 /* One line printed as it is (tables, numbers). */
 void report_line(const invent_opts *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* A progress line for long work: on a terminal it is rewritten in place
+ * until done != 0 ends it; elsewhere only the final (done) line is printed,
+ * as a plain line; nothing at all with --quiet. */
+void report_progress(const invent_opts *o, int done, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
 /* A warning on stderr: "program: warning: ...". */
 void report_warn(const invent_opts *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

@@ -1,0 +1,403 @@
+#include "gradcheck.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "activation.h"
+#include "attention.h"
+#include "fdcheck.h"
+#include "grad_activation.h"
+#include "grad_attention.h"
+#include "grad_heads.h"
+#include "grad_layernorm.h"
+#include "grad_linear.h"
+#include "grad_rnn.h"
+#include "grad_softmax.h"
+#include "grad_xent.h"
+#include "heads.h"
+#include "layernorm.h"
+#include "linear.h"
+#include "mask.h"
+#include "params.h"
+#include "rnn.h"
+#include "softmax.h"
+#include "status.h"
+#include "xent.h"
+
+#define STEP 1e-5
+
+/* Every case keeps its tensors in a param_set: value = the tensor, grad =
+ * the gradient the backward pass claims for it. R is the probe, Y the output. */
+typedef struct {
+    param_set t;
+    gsl_matrix *R, *Y;
+    int ok;
+} bench;
+
+/* -> a new tensor of N(0, 1) entries with its gradient slot */
+static gsl_matrix *tensor(bench *b, size_t rows, size_t cols, gsl_rng *r)
+{
+    gsl_matrix *m = params_add(&b->t, rows, cols, 1.0, r);
+    b->ok = b->ok && m;
+    return m;
+}
+
+static void probe(bench *b, size_t rows, size_t cols, gsl_rng *r)
+{
+    b->R = tensor(b, rows, cols, r);
+    b->Y = tensor(b, rows, cols, r);
+}
+
+static gsl_matrix *grad_of(const bench *b, const gsl_matrix *m)
+{
+    for (size_t k = 0; k < b->t.n; k++)
+        if (b->t.value[k] == m)
+            return b->t.grad[k];
+    return NULL;
+}
+
+/* worst relative error over the listed tensors; NaN when status says the
+ * backward pass failed */
+static double worst_error(bench *b, fd_loss loss, gsl_matrix *const *checked, size_t n,
+                          int status)
+{
+    double worst = status == INVENT_OK && b->ok ? 0.0 : NAN;
+    for (size_t k = 0; k < n && !isnan(worst); k++)
+        worst = fmax(worst, fdcheck_matrix(loss, b, checked[k], grad_of(b, checked[k]), STEP));
+    return worst;
+}
+
+/* worst_error, then frees the bench */
+static double verdict(bench *b, fd_loss loss, gsl_matrix *const *checked, size_t n, int status)
+{
+    double worst = worst_error(b, loss, checked, n, status);
+    params_free(&b->t);
+    return worst;
+}
+
+static gsl_vector_view row0(gsl_matrix *m)
+{
+    return gsl_matrix_row(m, 0);
+}
+
+/* ---- linear: Y = X W^T + b */
+typedef struct {
+    bench b;
+    gsl_matrix *X, *W, *bias;
+} linear_case;
+
+static double linear_loss(void *ctx)
+{
+    linear_case *c = ctx;
+    gsl_vector_view bias = row0(c->bias);
+    return linear_forward(c->X, c->W, &bias.vector, c->b.Y) ? NAN : fdcheck_probe(c->b.Y, c->b.R);
+}
+
+static double check_linear(gsl_rng *r)
+{
+    linear_case c = {.b.ok = 1};
+    c.X = tensor(&c.b, 4, 3, r);
+    c.W = tensor(&c.b, 5, 3, r);
+    c.bias = tensor(&c.b, 1, 5, r);
+    probe(&c.b, 4, 5, r);
+    int status = INVENT_ENOMEM;
+    if (c.b.ok) {
+        gsl_vector_view db = row0(grad_of(&c.b, c.bias));
+        status = grad_linear(c.X, c.W, c.b.R, grad_of(&c.b, c.W), &db.vector, grad_of(&c.b, c.X));
+    }
+    gsl_matrix *const checked[] = {c.X, c.W, c.bias};
+    return verdict(&c.b, linear_loss, checked, 3, status);
+}
+
+/* ---- tanh and ReLU, elementwise */
+typedef struct {
+    bench b;
+    gsl_matrix *X;
+    int relu;
+} activation_case;
+
+static double activation_loss(void *ctx)
+{
+    activation_case *c = ctx;
+    gsl_matrix_memcpy(c->b.Y, c->X);
+    if (c->relu)
+        activation_relu(c->b.Y);
+    else
+        activation_tanh(c->b.Y);
+    return fdcheck_probe(c->b.Y, c->b.R);
+}
+
+/* inputs kept at least 0.1 away from ReLU's kink, where differences would lie */
+static void away_from_zero(gsl_matrix *X)
+{
+    for (size_t i = 0; i < X->size1; i++)
+        for (size_t j = 0; j < X->size2; j++) {
+            double v = gsl_matrix_get(X, i, j);
+            gsl_matrix_set(X, i, j, copysign(0.1 + fabs(v), v));
+        }
+}
+
+static double check_activation(gsl_rng *r, int relu)
+{
+    activation_case c = {.b.ok = 1, .relu = relu};
+    c.X = tensor(&c.b, 4, 6, r);
+    probe(&c.b, 4, 6, r);
+    int status = INVENT_ENOMEM;
+    if (c.b.ok) {
+        away_from_zero(c.X);
+        activation_loss(&c);
+        status = relu ? grad_relu(c.X, c.b.R, grad_of(&c.b, c.X))
+                      : grad_tanh(c.b.Y, c.b.R, grad_of(&c.b, c.X));
+    }
+    gsl_matrix *const checked[] = {c.X};
+    return verdict(&c.b, activation_loss, checked, 1, status);
+}
+
+static double check_tanh(gsl_rng *r)
+{
+    return check_activation(r, 0);
+}
+
+static double check_relu(gsl_rng *r)
+{
+    return check_activation(r, 1);
+}
+
+/* ---- row softmax of causally masked scores */
+typedef struct {
+    bench b;
+    gsl_matrix *S;
+} softmax_case;
+
+static double softmax_loss(void *ctx)
+{
+    softmax_case *c = ctx;
+    gsl_matrix_memcpy(c->b.Y, c->S);
+    mask_causal(c->b.Y);
+    return softmax_rows(c->b.Y, 1.0) ? NAN : fdcheck_probe(c->b.Y, c->b.R);
+}
+
+static double check_softmax(gsl_rng *r)
+{
+    softmax_case c = {.b.ok = 1};
+    c.S = tensor(&c.b, 5, 5, r);
+    probe(&c.b, 5, 5, r);
+    int status = c.b.ok && !isnan(softmax_loss(&c)) ? INVENT_OK : INVENT_ENOMEM;
+    if (status == INVENT_OK)
+        status = grad_softmax_rows(c.b.Y, c.b.R, grad_of(&c.b, c.S));
+    gsl_matrix *const checked[] = {c.S};
+    return verdict(&c.b, softmax_loss, checked, 1, status);
+}
+
+/* ---- scaled dot-product attention, causal */
+typedef struct {
+    bench b;
+    gsl_matrix *Q, *K, *V, *W;
+    double scale;
+} attention_case;
+
+static double attention_loss(void *ctx)
+{
+    attention_case *c = ctx;
+    return attn_matrix_form(c->Q, c->K, c->V, c->scale, ATTN_CAUSAL, c->b.Y)
+               ? NAN
+               : fdcheck_probe(c->b.Y, c->b.R);
+}
+
+static double check_attention(gsl_rng *r)
+{
+    attention_case c = {.b.ok = 1, .scale = 0.5};
+    c.Q = tensor(&c.b, 5, 4, r);
+    c.K = tensor(&c.b, 5, 4, r);
+    c.V = tensor(&c.b, 5, 3, r);
+    c.W = tensor(&c.b, 5, 5, r);
+    probe(&c.b, 5, 3, r);
+    int status = c.b.ok ? attn_weights(c.Q, c.K, c.scale, ATTN_CAUSAL, c.W) : INVENT_ENOMEM;
+    if (status == INVENT_OK)
+        status = grad_attention(c.Q, c.K, c.V, c.W, c.scale, c.b.R, grad_of(&c.b, c.Q),
+                                grad_of(&c.b, c.K), grad_of(&c.b, c.V));
+    gsl_matrix *const checked[] = {c.Q, c.K, c.V};
+    return verdict(&c.b, attention_loss, checked, 3, status);
+}
+
+/* ---- multi-head attention with W_o, causal */
+typedef struct {
+    bench b;
+    gsl_matrix *X;
+    mha_weights *w;
+} heads_case;
+
+static double heads_loss(void *ctx)
+{
+    heads_case *c = ctx;
+    return mha_forward(c->w, c->X, ATTN_CAUSAL, NULL, c->b.Y) ? NAN
+                                                               : fdcheck_probe(c->b.Y, c->b.R);
+}
+
+/* X's gradient lives in the bench, the weights' in g */
+static double heads_error(heads_case *c, const mha_weights *g, int status)
+{
+    double worst = worst_error(&c->b, heads_loss, (gsl_matrix *const[]){c->X}, 1, status);
+    const gsl_matrix *grads[] = {g->Wq, g->Wk, g->Wv, g->Wo};
+    gsl_matrix *values[] = {c->w->Wq, c->w->Wk, c->w->Wv, c->w->Wo};
+    for (int k = 0; k < 4 && !isnan(worst); k++)
+        worst = fmax(worst, fdcheck_matrix(heads_loss, c, values[k], grads[k], STEP));
+    return worst;
+}
+
+static double check_heads(gsl_rng *r)
+{
+    const size_t T = 4, d = 6, H = 2, dk = 3, dv = 2;
+    heads_case c = {.b.ok = 1};
+    c.X = tensor(&c.b, T, d, r);
+    probe(&c.b, T, d, r);
+    c.w = mha_new(d, H, dk, dv, r);
+    mha_weights *g = mha_new(d, H, dk, dv, r);
+    mha_trace *tr = c.w ? mha_trace_new(T, c.w) : NULL;
+    int status = c.b.ok && g && tr ? mha_forward(c.w, c.X, ATTN_CAUSAL, tr, c.b.Y) : INVENT_ENOMEM;
+    if (status == INVENT_OK) {
+        gsl_matrix *gw[] = {g->Wq, g->Wk, g->Wv, g->Wo};
+        for (int k = 0; k < 4; k++)
+            gsl_matrix_set_zero(gw[k]);
+        status = grad_mha(c.w, c.X, tr, c.b.R, g, grad_of(&c.b, c.X));
+    }
+    double worst = heads_error(&c, g, status);
+    params_free(&c.b.t);
+    mha_trace_free(tr);
+    mha_free(c.w);
+    mha_free(g);
+    return worst;
+}
+
+/* ---- layer normalisation */
+typedef struct {
+    bench b;
+    gsl_matrix *X, *gamma, *beta, *mean, *rstd;
+} layernorm_case;
+
+static double layernorm_loss(void *ctx)
+{
+    layernorm_case *c = ctx;
+    gsl_vector_view g = row0(c->gamma), be = row0(c->beta), mu = row0(c->mean),
+                    rs = row0(c->rstd);
+    return layernorm_forward(c->X, &g.vector, &be.vector, 1e-5, c->b.Y, &mu.vector, &rs.vector)
+               ? NAN
+               : fdcheck_probe(c->b.Y, c->b.R);
+}
+
+static double check_layernorm(gsl_rng *r)
+{
+    const size_t T = 3, d = 5;
+    layernorm_case c = {.b.ok = 1};
+    c.X = tensor(&c.b, T, d, r);
+    c.gamma = tensor(&c.b, 1, d, r);
+    c.beta = tensor(&c.b, 1, d, r);
+    c.mean = tensor(&c.b, 1, T, r);
+    c.rstd = tensor(&c.b, 1, T, r);
+    probe(&c.b, T, d, r);
+    int status = c.b.ok && !isnan(layernorm_loss(&c)) ? INVENT_OK : INVENT_ENOMEM;
+    if (status == INVENT_OK) {
+        gsl_vector_view g = row0(c.gamma), mu = row0(c.mean), rs = row0(c.rstd),
+                        dg = row0(grad_of(&c.b, c.gamma)), db = row0(grad_of(&c.b, c.beta));
+        status = grad_layernorm(c.X, &g.vector, &mu.vector, &rs.vector, c.b.R, &dg.vector,
+                                &db.vector, grad_of(&c.b, c.X));
+    }
+    gsl_matrix *const checked[] = {c.X, c.gamma, c.beta};
+    return verdict(&c.b, layernorm_loss, checked, 3, status);
+}
+
+/* ---- the recurrent cell through time; the probe reads every state */
+typedef struct {
+    bench b;
+    gsl_matrix *X;
+    rnn_cell *cell;
+} rnn_case;
+
+static double rnn_loss(void *ctx)
+{
+    rnn_case *c = ctx;
+    return rnn_unroll(c->cell, c->X, c->b.Y) ? NAN : fdcheck_probe(c->b.Y, c->b.R);
+}
+
+static double check_rnn(gsl_rng *r, rnn_activation act)
+{
+    const size_t n = 6, m = 4, p = 3;
+    rnn_case c = {.b.ok = 1};
+    c.X = tensor(&c.b, n, p, r);
+    probe(&c.b, n, m, r);
+    c.cell = rnn_cell_new(m, p, act, r);
+    gsl_matrix *dW = tensor(&c.b, m, m, r), *dU = tensor(&c.b, m, p, r);
+    int status = c.b.ok && c.cell && !isnan(rnn_loss(&c)) ? INVENT_OK : INVENT_ENOMEM;
+    if (status == INVENT_OK) {
+        gsl_matrix_set_zero(dW);
+        gsl_matrix_set_zero(dU);
+        status = grad_rnn_unroll(c.cell, c.X, c.b.Y, c.b.R, dW, dU, grad_of(&c.b, c.X));
+    }
+    double worst = worst_error(&c.b, rnn_loss, (gsl_matrix *const[]){c.X}, 1, status);
+    if (!isnan(worst))
+        worst = fmax(worst, fmax(fdcheck_matrix(rnn_loss, &c, c.cell->W, dW, STEP),
+                                 fdcheck_matrix(rnn_loss, &c, c.cell->U, dU, STEP)));
+    params_free(&c.b.t);
+    rnn_cell_free(c.cell);
+    return worst;
+}
+
+static double check_rnn_tanh(gsl_rng *r)
+{
+    return check_rnn(r, RNN_TANH);
+}
+
+static double check_rnn_linear(gsl_rng *r)
+{
+    return check_rnn(r, RNN_LINEAR);
+}
+
+/* ---- cross-entropy of logits */
+typedef struct {
+    bench b;
+    gsl_matrix *Z;
+    size_t y[4];
+} xent_case;
+
+static double xent_case_loss(void *ctx)
+{
+    xent_case *c = ctx;
+    double loss;
+    return xent_loss(c->Z, c->y, &loss, NULL) ? NAN : loss;
+}
+
+static double check_xent(gsl_rng *r)
+{
+    xent_case c = {.b.ok = 1, .y = {2, 0, 4, 1}};
+    c.Z = tensor(&c.b, 4, 5, r);
+    int status = c.b.ok ? grad_xent(c.Z, c.y, grad_of(&c.b, c.Z)) : INVENT_ENOMEM;
+    gsl_matrix *const checked[] = {c.Z};
+    return verdict(&c.b, xent_case_loss, checked, 1, status);
+}
+
+static const gradcheck_case cases[] = {
+    {"linear", "dX, dW, db", check_linear},
+    {"tanh", "dX", check_tanh},
+    {"relu", "dX", check_relu},
+    {"softmax (causal mask)", "dS", check_softmax},
+    {"attention (one head)", "dQ, dK, dV", check_attention},
+    {"attention (two heads, W_o)", "dX, dW_q, dW_k, dW_v, dW_o", check_heads},
+    {"layer normalisation", "dX, dgamma, dbeta", check_layernorm},
+    {"recurrent cell (tanh)", "dX, dW, dU through time", check_rnn_tanh},
+    {"recurrent cell (linear)", "dX, dW, dU through time", check_rnn_linear},
+    {"cross-entropy", "dZ", check_xent},
+};
+
+const gradcheck_case *gradcheck_cases(size_t *n)
+{
+    *n = sizeof cases / sizeof cases[0];
+    return cases;
+}
+
+const gradcheck_case *gradcheck_find(const char *name)
+{
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++)
+        if (strcmp(cases[k].name, name) == 0)
+            return &cases[k];
+    return NULL;
+}

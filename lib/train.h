@@ -1,0 +1,45 @@
+/* Training a small classifier: minibatches drawn from a fixed training
+ * set, the cross-entropy, its gradient through the model's own backward
+ * pass, an Adam step; an evaluation pass on held-out data at regular steps
+ * (the curves); and a progress line while it runs. Everything is
+ * sequential, so the same seed gives the same numbers. */
+#ifndef INVENT_TRAIN_H
+#define INVENT_TRAIN_H
+
+#include <gsl/gsl_matrix.h>
+#include <gsl/gsl_rng.h>
+
+#include "cli.h"
+#include "params.h"
+#include "tasks.h"
+
+/* A model as the training loop sees it. */
+typedef struct {
+    void *self;
+    param_set *params;
+    /* x: one example -> z: (1, classes) logits; keeps what backward needs */
+    int (*forward)(void *self, const gsl_matrix *x, gsl_matrix *z);
+    /* right after forward(x): dz: (1, classes) -> gradients added to params */
+    int (*backward)(void *self, const gsl_matrix *x, const gsl_matrix *dz);
+    void (*release)(void *self); /* frees self, its parameters included */
+} model;
+
+/* Frees what a model constructor allocated; a zeroed model is fine. */
+void model_release(model *m);
+
+typedef struct {
+    size_t steps;  /* Adam steps */
+    size_t batch;  /* examples per step */
+    double rate;   /* Adam's step size */
+    size_t points; /* evaluations on held-out data, evenly spaced, step 0 included */
+} train_plan;
+
+/* m, data -> mean cross-entropy *loss and *accuracy over every example */
+int train_evaluate(const model *m, const dataset *data, double *loss, double *accuracy);
+
+/* Trains m on train_set; curve: (points, 3) <- (step, held-out loss,
+ * held-out accuracy) at each evaluation; label names the run on the progress line */
+int train_run(const invent_opts *o, const char *label, const model *m, const dataset *train_set,
+              const dataset *test_set, const train_plan *plan, gsl_rng *r, gsl_matrix *curve);
+
+#endif
