@@ -1,0 +1,51 @@
+#include "attn_kernels.h"
+
+#include <math.h>
+
+#include "status.h"
+
+const attn_kernel attn_kernels[] = {
+    {"naive", attn_naive, "textbook loops, one query at a time, heads shared between threads"},
+    {"blas", attn_blas, "masked matrix form with cblas_sgemm, T x T scores per head"},
+    {"tiled", attn_tiled, "query/key tiles, online softmax, no T x T matrix, all cores"},
+};
+const int attn_kernels_count = (int)(sizeof attn_kernels / sizeof attn_kernels[0]);
+
+int attn_shape_check(const attn_shape *s)
+{
+    if (s->T == 0 || s->H == 0 || s->dh == 0 || !isfinite(s->scale))
+        return INVENT_ERANGE;
+    size_t limit = (size_t)PTRDIFF_MAX / sizeof(float);
+    if (s->H > limit / s->dh || s->T > limit / (s->H * s->dh))
+        return INVENT_ERANGE;
+    return INVENT_OK;
+}
+
+size_t attn_first_key(const attn_shape *s, size_t t)
+{
+    return s->window && t + 1 > s->window ? t + 1 - s->window : 0;
+}
+
+uint64_t attn_visible_pairs(const attn_shape *s)
+{
+    uint64_t T = s->T, w = s->window && s->window < s->T ? s->window : s->T;
+    /* rows 0..w-1 see t+1 keys, the other T-w rows see w */
+    return w * (w + 1) / 2 + (T - w) * w;
+}
+
+uint64_t attn_useful_madds(const attn_shape *s)
+{
+    return 2 * (uint64_t)s->dh * s->H * attn_visible_pairs(s);
+}
+
+double attn_rel_diff(const float *got, const float *want, size_t n)
+{
+    double diff = 0.0, size = 0.0;
+    for (size_t i = 0; i < n; i++) {
+        if (!isfinite(got[i]))
+            return INFINITY;
+        diff = fmax(diff, fabs((double)got[i] - (double)want[i]));
+        size = fmax(size, fabs((double)want[i]));
+    }
+    return size > 0.0 ? diff / size : diff;
+}

@@ -1,0 +1,90 @@
+/* Causal multi-head attention in float32, the way real systems compute it,
+ * in three kernels with one interface:
+ *   naive  the textbook loops, one query at a time (the reference), the
+ *          heads shared out between threads;
+ *   blas   the masked matrix form softmax(scale Q K^T + M) V with
+ *          cblas_sgemm, holding each head's T x T score matrix but skipping
+ *          the blocks the mask removes;
+ *   tiled  tiles of queries and keys with a running (online) maximum and sum
+ *          (Milakov & Gimelshein, 2018; Dao et al., 2022): the T x T matrix
+ *          is never stored, masked tiles are skipped, both cores work.
+ * Layout: Q, K, V and out are (T, H, dh) arrays in C order, so the entry
+ * (t, h, j) is at (t * H + h) * dh + j, the layout of a (T, d) activation
+ * matrix with d = H * dh split into heads. */
+#ifndef INVENT_ATTN_KERNELS_H
+#define INVENT_ATTN_KERNELS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct {
+    size_t T;      /* tokens */
+    size_t H;      /* heads */
+    size_t dh;     /* size of one head */
+    size_t window; /* 0: query t sees keys 0..t; w > 0: only the w most recent,
+                      t-w+1..t (a sliding window) */
+    float scale;   /* the scores are scale * q . k, usually 1/sqrt(dh) */
+} attn_shape;
+
+/* What one call did, counted as it ran (not predicted from a formula). */
+typedef struct {
+    uint64_t madds;         /* multiply-adds in the two products (scores, values) */
+    uint64_t scratch_bytes; /* peak memory allocated beyond Q, K, V and out */
+} attn_cost;
+
+/* Q, K, V: (T, H, dh) -> out: (T, H, dh), causal (and windowed when
+ * s->window > 0); cost may be NULL. INVENT_ERANGE for a zero size, a
+ * non-finite scale or a count that overflows; INVENT_ENOMEM. */
+typedef int (*attn_kernel_fn)(const attn_shape *s, const float *Q, const float *K,
+                              const float *V, float *out, attn_cost *cost);
+
+/* Q, K, V: (T, H, dh) -> out: (T, H, dh) by the textbook loops */
+int attn_naive(const attn_shape *s, const float *Q, const float *K, const float *V, float *out,
+               attn_cost *cost);
+/* Q, K, V: (T, H, dh) -> out: (T, H, dh) by the masked matrix form */
+int attn_blas(const attn_shape *s, const float *Q, const float *K, const float *V, float *out,
+              attn_cost *cost);
+
+/* The tiled kernel's contract (what an exercise re-implements): for every
+ * head and every tile of ATTN_TILE queries, visit the key tiles the mask
+ * leaves visible, left to right, keeping for each query row a running
+ * maximum m, a running sum l of exp(score - m) and an unnormalised output
+ * acc. A new tile with scores s raises m to m' = max(m, max s), rescales
+ * l and acc by exp(m - m'), and adds exp(s - m') and exp(s - m') V. After
+ * the last tile, out = acc / l (l > 0: every query sees at least itself).
+ * Extra memory: a few tiles per worker thread, independent of T (so within
+ * O(T)). Same inputs, outputs and errors as every kernel. */
+#define ATTN_TILE 64
+/* Q, K, V: (T, H, dh) -> out: (T, H, dh) by tiles and an online softmax */
+int attn_tiled(const attn_shape *s, const float *Q, const float *K, const float *V, float *out,
+               attn_cost *cost);
+
+/* The kernels by name, in the order naive, blas, tiled. */
+typedef struct {
+    const char *name;
+    attn_kernel_fn run;
+    const char *summary;
+} attn_kernel;
+extern const attn_kernel attn_kernels[];
+extern const int attn_kernels_count;
+
+/* -> INVENT_OK when the shape can be computed: every size >= 1, a finite
+ * scale, T*H*dh floats addressable; INVENT_ERANGE otherwise */
+int attn_shape_check(const attn_shape *s);
+
+/* s -> query-key pairs the mask leaves visible: T(T+1)/2 when causal */
+uint64_t attn_visible_pairs(const attn_shape *s);
+
+/* s -> the useful multiply-adds, 2 * dh * H * visible pairs (scores and
+ * values); a useful FLOP count is twice this */
+uint64_t attn_useful_madds(const attn_shape *s);
+
+/* visible key range of query t: keys attn_first_key(s, t)..t */
+size_t attn_first_key(const attn_shape *s, size_t t);
+
+/* got, want: (n) -> max |got - want| / max |want| (absolute when want = 0),
+ * the measure behind "agrees to 1e-5 relative"; INFINITY when got holds a
+ * NaN or an infinity */
+double attn_rel_diff(const float *got, const float *want, size_t n);
+
+#endif

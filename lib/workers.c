@@ -1,0 +1,67 @@
+#include "workers.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "status.h"
+
+#define WORKERS_MAX 64
+
+typedef struct {
+    size_t n;
+    size_t next;   /* the next item nobody has taken (atomic) */
+    int status;    /* first failure (atomic compare-and-swap) */
+    workers_fn fn;
+    void *ctx;
+} job;
+
+typedef struct {
+    job *job;
+    int worker;
+} seat;
+
+static void *work(void *arg)
+{
+    seat *s = arg;
+    job *j = s->job;
+    for (;;) {
+        size_t item = __atomic_fetch_add(&j->next, 1, __ATOMIC_RELAXED);
+        if (item >= j->n)
+            break;
+        int status = j->fn(j->ctx, item, s->worker);
+        int ok = INVENT_OK;
+        if (status != INVENT_OK)
+            __atomic_compare_exchange_n(&j->status, &ok, status, 0, __ATOMIC_RELAXED,
+                                        __ATOMIC_RELAXED);
+    }
+    return NULL;
+}
+
+int workers_count(void)
+{
+    const char *env = getenv("INVENT_THREADS");
+    long n = env && *env ? strtol(env, NULL, 10) : sysconf(_SC_NPROCESSORS_ONLN);
+    return n < 1 ? 1 : n > WORKERS_MAX ? WORKERS_MAX : (int)n;
+}
+
+int workers_run(size_t n, int workers, workers_fn fn, void *ctx)
+{
+    if (workers < 1 || workers > WORKERS_MAX)
+        return INVENT_ERANGE;
+    job j = {n, 0, INVENT_OK, fn, ctx};
+    seat seats[WORKERS_MAX];
+    pthread_t threads[WORKERS_MAX];
+    int started = 0;
+    for (int w = 1; w < workers && (size_t)w < n; w++) {
+        seats[w] = (seat){&j, w};
+        if (pthread_create(&threads[started], NULL, work, &seats[w]) != 0)
+            break; /* fewer threads: the items still all run */
+        started++;
+    }
+    seats[0] = (seat){&j, 0};
+    work(&seats[0]);
+    for (int t = 0; t < started; t++)
+        pthread_join(threads[t], NULL);
+    return j.status;
+}

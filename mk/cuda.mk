@@ -1,0 +1,33 @@
+# Optional CUDA kernels (lib/cuda/) and their tests (tests/cuda/), built only
+# where nvcc exists; on a machine without a GPU the tests skip with a message.
+ifeq ($(origin NVCC),undefined)
+NVCC := $(shell command -v nvcc 2>/dev/null || { test -x /usr/local/cuda/bin/nvcc && echo /usr/local/cuda/bin/nvcc; })
+endif
+CUDA_HOME   := $(patsubst %/bin/nvcc,%,$(NVCC))
+CUDA_OBJ    := $(BUILD)/cuda/attn_cuda.o
+CUDA_TEST   := $(BUILD)/cuda/test-cuda
+CUDA_LDLIBS := -L$(CUDA_HOME)/lib64 -Wl,-rpath,$(CUDA_HOME)/lib64 -lcudart -lstdc++
+
+$(CUDA_OBJ): lib/cuda/attn_cuda.cu lib/cuda/attn_cuda.h lib/attn_kernels.h | deps-auto
+	$(call say,NVCC,$<)
+	@mkdir -p $(@D)
+	$(Q)$(NVCC) -O2 -Ilib -Ilib/cuda -Xcompiler -Wall,-Wextra,-Werror -c $< -o $@
+
+$(BUILD)/cuda/test_cuda.o: tests/cuda/test_cuda.c | deps-auto
+	$(call say,CC,$<)
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(CPPFLAGS) -Ilib/cuda $(CFLAGS) -c $< -o $@
+
+$(CUDA_TEST): $(BUILD)/cuda/test_cuda.o $(CUDA_OBJ) $(LIB)
+	$(call say,LD,$@)
+	$(Q)$(CC) $(LDFLAGS) $^ -lcriterion $(LDLIBS) $(CUDA_LDLIBS) -o $@
+
+cuda-tests: $(if $(NVCC),$(CUDA_TEST)) ## build the CUDA kernels (where nvcc exists) and compare them with the CPU on a GPU
+ifneq ($(NVCC),)
+	$(Q)$(CUDA_TEST) --verbose=1
+else
+	@echo "cuda-tests: nvcc not found: CUDA kernels not built, their tests skipped"
+endif
+
+TEST_STEPS += cuda-tests
+.PHONY: cuda-tests

@@ -1,0 +1,319 @@
+/* Unit tests: the float attention kernels (naive against the double sum form
+ * of chapter 7, blas and tiled against naive), the vectorised exponential,
+ * and the worker threads. */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdlib.h>
+
+#include <gsl/gsl_matrix.h>
+
+#include "attention.h"
+#include "attn_kernels.h"
+#include "growth.h"
+#include "mask.h"
+#include "mat.h"
+#include "rng.h"
+#include "softmax.h"
+#include "status.h"
+#include "stopwatch.h"
+#include "vexp.h"
+#include "workers.h"
+
+#define REL_TOL 1e-5
+
+/* Q, K, V as (T, H*dh) double matrices and the same numbers as floats */
+typedef struct {
+    attn_shape s;
+    gsl_matrix *Q, *K, *V;
+    float *q, *k, *v;
+} inputs;
+
+static float *to_float(const gsl_matrix *m)
+{
+    float *f = malloc(m->size1 * m->size2 * sizeof *f);
+    cr_assert_not_null(f);
+    for (size_t i = 0; i < m->size1; i++)
+        for (size_t j = 0; j < m->size2; j++)
+            f[i * m->size2 + j] = (float)gsl_matrix_get(m, i, j);
+    return f;
+}
+
+static void round_to_float(gsl_matrix *m)
+{
+    for (size_t i = 0; i < m->size1; i++)
+        for (size_t j = 0; j < m->size2; j++)
+            gsl_matrix_set(m, i, j, (float)gsl_matrix_get(m, i, j));
+}
+
+static inputs make_inputs(size_t T, size_t H, size_t dh, size_t window, unsigned long seed)
+{
+    inputs in = {{T, H, dh, window, (float)(1.0 / sqrt((double)dh))}, NULL, NULL, NULL,
+                 NULL, NULL, NULL};
+    gsl_rng *r = rng_new(seed);
+    in.Q = mat_gaussian(T, H * dh, 1.0, r);
+    in.K = mat_gaussian(T, H * dh, 1.0, r);
+    in.V = mat_gaussian(T, H * dh, 1.0, r);
+    gsl_rng_free(r);
+    cr_assert(in.Q && in.K && in.V);
+    round_to_float(in.Q); /* the double reference sees exactly the float inputs */
+    round_to_float(in.K);
+    round_to_float(in.V);
+    in.q = to_float(in.Q), in.k = to_float(in.K), in.v = to_float(in.V);
+    return in;
+}
+
+static void free_inputs(inputs *in)
+{
+    gsl_matrix_free(in->Q), gsl_matrix_free(in->K), gsl_matrix_free(in->V);
+    free(in->q), free(in->k), free(in->v);
+}
+
+/* head h of a (T, H*dh) matrix, as a view */
+static _gsl_matrix_const_view head(const gsl_matrix *m, size_t h, size_t dh)
+{
+    return gsl_matrix_const_submatrix(m, 0, h * dh, m->size1, dh);
+}
+
+/* one head in double with a sliding window: softmax(scale Q K^T + M_w) V */
+static void windowed_head(const inputs *in, size_t h, gsl_matrix *out)
+{
+    size_t T = in->s.T, dh = in->s.dh;
+    gsl_matrix_const_view q = head(in->Q, h, dh), k = head(in->K, h, dh),
+                          v = head(in->V, h, dh);
+    gsl_matrix *S = gsl_matrix_alloc(T, T);
+    gsl_blas_dgemm(CblasNoTrans, CblasTrans, in->s.scale, &q.matrix, &k.matrix, 0.0, S);
+    cr_assert_eq(mask_window(S, in->s.window), INVENT_OK);
+    cr_assert_eq(softmax_rows(S, 1.0), INVENT_OK);
+    gsl_blas_dgemm(CblasNoTrans, CblasNoTrans, 1.0, S, &v.matrix, 0.0, out);
+    gsl_matrix_free(S);
+}
+
+/* the double-precision reference of chapter 7, head by head -> (T, H, dh) floats */
+static float *reference(const inputs *in)
+{
+    size_t T = in->s.T, H = in->s.H, dh = in->s.dh;
+    gsl_matrix *all = gsl_matrix_alloc(T, H * dh);
+    gsl_matrix *one = gsl_matrix_alloc(T, dh);
+    for (size_t h = 0; h < H; h++) {
+        gsl_matrix_const_view q = head(in->Q, h, dh), k = head(in->K, h, dh),
+                              v = head(in->V, h, dh);
+        if (in->s.window)
+            windowed_head(in, h, one);
+        else
+            cr_assert_eq(attn_sum_form(&q.matrix, &k.matrix, &v.matrix, in->s.scale,
+                                       ATTN_CAUSAL, one), INVENT_OK);
+        gsl_matrix_view dst = gsl_matrix_submatrix(all, 0, h * dh, T, dh);
+        gsl_matrix_memcpy(&dst.matrix, one);
+    }
+    float *f = to_float(all);
+    gsl_matrix_free(all);
+    gsl_matrix_free(one);
+    return f;
+}
+
+static float *run(attn_kernel_fn fn, const inputs *in, attn_cost *cost)
+{
+    float *out = malloc(in->s.T * in->s.H * in->s.dh * sizeof *out);
+    cr_assert_not_null(out);
+    cr_assert_eq(fn(&in->s, in->q, in->k, in->v, out, cost), INVENT_OK);
+    return out;
+}
+
+/* every kernel on one shape: naive against double, the others against naive */
+static void check_shape(const inputs *in)
+{
+    size_t n = in->s.T * in->s.H * in->s.dh;
+    float *want = reference(in);
+    attn_cost cost;
+    float *naive = run(attn_naive, in, &cost);
+    double e = attn_rel_diff(naive, want, n);
+    cr_assert(e <= REL_TOL, "naive vs double sum form, T=%zu H=%zu dh=%zu w=%zu: %.3g",
+              in->s.T, in->s.H, in->s.dh, in->s.window, e);
+    for (int k = 1; k < attn_kernels_count; k++) {
+        float *got = run(attn_kernels[k].run, in, &cost);
+        e = attn_rel_diff(got, naive, n);
+        cr_assert(e <= REL_TOL, "%s vs naive, T=%zu H=%zu dh=%zu w=%zu: %.3g",
+                  attn_kernels[k].name, in->s.T, in->s.H, in->s.dh, in->s.window, e);
+        cr_assert_geq(cost.madds, attn_useful_madds(&in->s), "%s skipped work",
+                      attn_kernels[k].name);
+        free(got);
+    }
+    free(naive);
+    free(want);
+}
+
+static void check_shapes(const size_t *T, int nT, const size_t *dh, int nd, size_t H,
+                         size_t window)
+{
+    for (int i = 0; i < nT; i++)
+        for (int j = 0; j < nd; j++) {
+            inputs in = make_inputs(T[i], H, dh[j], window, 7 + i * 31 + j);
+            check_shape(&in);
+            free_inputs(&in);
+        }
+}
+
+Test(kernels, agree_on_small_odd_and_ragged_shapes)
+{
+    /* T = 1, odd T, T around and off the tile size; dh odd, below and above 16 */
+    const size_t T[] = {1, 2, 7, 63, 64, 65, 131};
+    const size_t dh[] = {1, 5, 16, 24};
+    check_shapes(T, 7, dh, 4, 3, 0);
+}
+
+Test(kernels, agree_on_the_benchmark_head_size)
+{
+    const size_t T[] = {200, 257};
+    const size_t dh[] = {64};
+    check_shapes(T, 2, dh, 1, 4, 0);
+}
+
+Test(kernels, agree_with_a_sliding_window)
+{
+    const size_t T[] = {1, 9, 100, 150};
+    const size_t dh[] = {8, 33};
+    const size_t w[] = {1, 5, 64, 70, 1000};
+    for (int i = 0; i < 5; i++)
+        check_shapes(T, 4, dh, 2, 2, w[i]);
+}
+
+Test(kernels, agree_on_the_portable_simd_path_and_one_thread)
+{
+    setenv("INVENT_PORTABLE_SIMD", "1", 1);
+    setenv("INVENT_THREADS", "1", 1);
+    const size_t T[] = {1, 65, 130};
+    const size_t dh[] = {7, 64};
+    check_shapes(T, 3, dh, 2, 2, 0);
+    check_shapes(T, 3, dh, 2, 1, 20);
+}
+
+/* Scores of exactly +-1e4 (and ties): integer entries, scale 2500, so
+ * every kernel computes the same exact scores and only the softmax's
+ * stability is tested. */
+Test(kernels, stay_finite_and_agree_with_scores_of_1e4)
+{
+    const size_t T = 97, H = 2, dh = 4;
+    inputs in = make_inputs(T, H, dh, 0, 11);
+    for (size_t i = 0; i < T; i++)
+        for (size_t j = 0; j < H * dh; j++) {
+            gsl_matrix_set(in.Q, i, j, (i + j) % 3 ? 1.0 : -1.0);
+            gsl_matrix_set(in.K, i, j, (i * 7 + j) % 5 < 2 ? 1.0 : -1.0);
+        }
+    free(in.q), free(in.k);
+    in.q = to_float(in.Q), in.k = to_float(in.K);
+    in.s.scale = 2500.0f;
+    check_shape(&in);
+    free_inputs(&in);
+}
+
+Test(kernels, count_work_and_memory)
+{
+    inputs small = make_inputs(64, 2, 16, 0, 3), large = make_inputs(640, 2, 16, 0, 3);
+    attn_cost c_small, c_large;
+    free(run(attn_tiled, &small, &c_small));
+    free(run(attn_tiled, &large, &c_large));
+    cr_assert_eq(c_small.scratch_bytes, c_large.scratch_bytes,
+                 "the tiled kernel's memory must not grow with T");
+    free(run(attn_blas, &large, &c_large));
+    cr_assert_eq(c_large.scratch_bytes, 640 * 640 * sizeof(float));
+    free(run(attn_naive, &large, &c_large));
+    cr_assert_eq(c_large.madds, attn_useful_madds(&large.s), "naive does only useful work");
+    cr_assert_eq(attn_useful_madds(&large.s), 2ull * 16 * 2 * 640 * 641 / 2);
+    free_inputs(&small);
+    free_inputs(&large);
+}
+
+Test(kernels, count_visible_pairs_with_a_window)
+{
+    attn_shape s = {10, 1, 1, 3, 1.0f};
+    cr_assert_eq(attn_visible_pairs(&s), 1 + 2 + 3 * 8);
+    s.window = 0;
+    cr_assert_eq(attn_visible_pairs(&s), 55);
+    s.window = 50;
+    cr_assert_eq(attn_visible_pairs(&s), 55);
+    cr_assert_eq(attn_first_key(&(attn_shape){10, 1, 1, 3, 1.0f}, 9), 7);
+}
+
+Test(kernels, refuse_bad_shapes)
+{
+    float x[4] = {0};
+    const attn_shape bad[] = {
+        {0, 1, 1, 0, 1.0f}, {1, 0, 1, 0, 1.0f}, {1, 1, 0, 0, 1.0f}, {1, 1, 1, 0, NAN},
+        {SIZE_MAX / 2, 4, 4, 0, 1.0f},
+    };
+    for (int k = 0; k < attn_kernels_count; k++)
+        for (int i = 0; i < 5; i++)
+            cr_assert_eq(attn_kernels[k].run(&bad[i], x, x, x, x, NULL), INVENT_ERANGE,
+                         "%s accepted bad shape %d", attn_kernels[k].name, i);
+}
+
+Test(kernels, measure_relative_differences)
+{
+    const float want[3] = {1.0f, -4.0f, 2.0f}, got[3] = {1.0f, -3.0f, 2.0f};
+    cr_assert_float_eq(attn_rel_diff(got, want, 3), 0.25, 1e-12);
+    const float zero[2] = {0.0f, 0.0f}, small[2] = {0.5f, 0.0f}, bad[2] = {NAN, 0.0f};
+    cr_assert_float_eq(attn_rel_diff(small, zero, 2), 0.5, 1e-12);
+    cr_assert(isinf(attn_rel_diff(bad, zero, 2)));
+}
+
+Test(vexp, matches_expf_and_masks_to_zero)
+{
+    float x[203];
+    for (int i = 0; i < 203; i++)
+        x[i] = -100.0f + i * 0.9f;
+    x[5] = -INFINITY;
+    float got[203];
+    for (int i = 0; i < 203; i++)
+        got[i] = x[i];
+    float sum = vexp_shifted(got, 203, 2.0f), want_sum = 0.0f;
+    for (int i = 0; i < 203; i++) {
+        float want = expf(x[i] - 2.0f);
+        want_sum += want;
+        cr_assert(fabsf(got[i] - want) <= 1e-6f * want + 1e-37f, "exp(%g): %g vs %g",
+                  x[i] - 2.0f, got[i], want);
+    }
+    cr_assert_eq(got[5], 0.0f);
+    cr_assert(fabsf(sum - want_sum) <= 1e-5f * want_sum);
+}
+
+static int mark(void *ctx, size_t item, int worker)
+{
+    int *seen = ctx;
+    __atomic_fetch_add(&seen[item], 1, __ATOMIC_RELAXED);
+    return worker >= 0 && item == 17 ? INVENT_ENUMERIC : INVENT_OK;
+}
+
+Test(workers, run_every_item_once_and_report_a_failure)
+{
+    int seen[100] = {0};
+    cr_assert_eq(workers_run(100, 3, mark, seen), INVENT_ENUMERIC);
+    for (int i = 0; i < 100; i++)
+        cr_assert_eq(seen[i], 1, "item %d ran %d times", i, seen[i]);
+    cr_assert_eq(workers_run(5, 0, mark, seen), INVENT_ERANGE);
+    cr_assert_geq(workers_count(), 1);
+}
+
+Test(stopwatch, median_of_odd_and_even_counts)
+{
+    double odd[] = {5.0, 1.0, 3.0}, even[] = {4.0, 1.0, 3.0, 2.0};
+    cr_assert_eq(stopwatch_median(odd, 3), 3.0);
+    cr_assert_eq(stopwatch_median(even, 4), 2.5);
+    double t0 = stopwatch_now();
+    cr_assert_geq(stopwatch_now(), t0);
+}
+
+Test(growth, recovers_the_exponent_of_a_power_law)
+{
+    double n[] = {64, 128, 256, 512}, quad[4], flat[4] = {3, 3, 3, 3}, p;
+    for (int i = 0; i < 4; i++)
+        quad[i] = 5.0 * n[i] * n[i];
+    cr_assert_eq(growth_exponent(n, quad, 4, &p), INVENT_OK);
+    cr_assert_float_eq(p, 2.0, 1e-12);
+    cr_assert_eq(growth_exponent(n, flat, 4, &p), INVENT_OK);
+    cr_assert_float_eq(p, 0.0, 1e-12);
+    double bad[] = {1, 0, 2, 3};
+    cr_assert_eq(growth_exponent(n, bad, 4, &p), INVENT_ERANGE);
+    cr_assert_eq(growth_exponent(n, quad, 1, &p), INVENT_ERANGE);
+    double same[] = {8, 8, 8, 8};
+    cr_assert_eq(growth_exponent(same, quad, 4, &p), INVENT_ERANGE);
+}
