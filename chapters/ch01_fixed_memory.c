@@ -39,11 +39,16 @@ static int measure_recall(const invent_opts *o, const sizes *s, gsl_rng *r, reca
         gsl_matrix_set(out->error, n - 1, 0, fixed);
         gsl_matrix_set(out->error, n - 1, 1, every);
     }
-    if (status == INVENT_OK)
-        status = dump_matrix(o, "W", cell->W) || dump_matrix(o, "U", cell->U) ||
-                 dump_matrix(o, "recall_error", out->error);
+    if (status != INVENT_OK) {
+        rnn_cell_free(cell);
+        return chapter_fail(o, "measuring recall", status);
+    }
+    /* dump_matrix reports its own errors */
+    int dumped = dump_matrix(o, "W", cell->W) == INVENT_OK &&
+                 dump_matrix(o, "U", cell->U) == INVENT_OK &&
+                 dump_matrix(o, "recall_error", out->error) == INVENT_OK;
     rnn_cell_free(cell);
-    return status == INVENT_OK ? 0 : chapter_fail(o, "measuring recall", status);
+    return dumped ? 0 : CHAPTER_EXIT_RUNTIME;
 }
 
 static void print_recall_table(const invent_opts *o, const sizes *s, const recall_curve *c)
@@ -181,9 +186,9 @@ int main(int argc, char **argv)
     const cli_option options[] = {
         {"state", CLI_SIZE, &s.state, 1, 256, "size m of the recurrent state"},
         {"input", CLI_SIZE, &s.input, 1, 64, "size p of one input token"},
-        {"seq", CLI_SIZE, &s.seq, 1, 256, "longest sequence n probed for recall"},
+        {"seq", CLI_SIZE, &s.seq, 1, 256, "longest sequence n probed (n*p must outgrow m)"},
         {"layers", CLI_SIZE, &s.layers, 1, 64, "layers L in the step count"},
-        {"tokens", CLI_SIZE, &s.tokens, 1, 100000, "longest sequence N in the step count"},
+        {"tokens", CLI_SIZE, &s.tokens, 1, 10000, "longest sequence N in the step count"},
     };
     const cli_spec spec = {"ch01", "Chapter 1: why a recurrent network's fixed memory fails.",
                            options, (int)(sizeof options / sizeof options[0])};

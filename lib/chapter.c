@@ -1,14 +1,40 @@
 #include "chapter.h"
 
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
 #include "check.h"
+#include "paths.h"
 #include "plot.h"
 #include "report.h"
 #include "status.h"
+
+/* Checks --dump, --plot-dir and --claims before any work is done, so that a
+ * bad path costs one line and exit 2 rather than a failure halfway. */
+static int check_outputs(const invent_opts *o)
+{
+    if (o->dump_dir && paths_ready_dir(o->dump_dir) != 0)
+        return cli_fail(o, "--dump: cannot write to directory '%s' (%s)", o->dump_dir,
+                        strerror(errno));
+    if (!o->no_plot && paths_ready_dir(o->plot_dir) != 0)
+        return cli_fail(o, "--plot-dir: cannot write to directory '%s' (%s)", o->plot_dir,
+                        strerror(errno));
+    FILE *f = o->claims_file ? fopen(o->claims_file, "a") : NULL;
+    if (o->claims_file && !f)
+        return cli_fail(o, "--claims: cannot append to '%s' (%s)", o->claims_file,
+                        strerror(errno));
+    if (f)
+        fclose(f);
+    return CLI_RUN;
+}
 
 int chapter_begin(int argc, char **argv, const cli_spec *spec, const char *title,
                   invent_opts *opts)
 {
     int rc = cli_parse(argc, argv, spec, opts);
+    if (rc == CLI_RUN)
+        rc = check_outputs(opts);
     if (rc != CLI_RUN)
         return rc;
     check_setup(opts);

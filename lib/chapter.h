@@ -2,7 +2,8 @@
  * title; at the end, turn claims and figures into the exit status.
  *   0  every claim held and every figure was rendered
  *   1  a claim failed
- *   2  bad command line (one line on stderr)
+ *   2  bad command line, or an output path (--dump, --plot-dir, --claims)
+ *      that cannot be written (one line on stderr, before any work)
  *   3  something else went wrong (a figure, a file, memory) */
 #ifndef INVENT_CHAPTER_H
 #define INVENT_CHAPTER_H
@@ -13,7 +14,8 @@
 #define CHAPTER_EXIT_USAGE 2
 #define CHAPTER_EXIT_RUNTIME 3
 
-/* argv -> opts; returns CLI_RUN to go on, else the exit code to return now */
+/* argv -> opts, output paths checked; returns CLI_RUN to go on, else the
+ * exit code to return now */
 int chapter_begin(int argc, char **argv, const cli_spec *spec, const char *title,
                   invent_opts *opts);
 

@@ -10,6 +10,7 @@
 static struct {
     const invent_opts *opts;
     int run, failed;
+    int claims_lost; /* the claims file could not be appended to */
 } state;
 
 void check_setup(const invent_opts *o)
@@ -17,13 +18,16 @@ void check_setup(const invent_opts *o)
     state.opts = o;
     state.run = 0;
     state.failed = 0;
+    state.claims_lost = 0;
 }
 
 static void append_claim_line(const char *id, int ok, const char *claim, const char *detail)
 {
     FILE *f = fopen(state.opts->claims_file, "a");
-    if (!f) {
-        report_warn(state.opts, "cannot append to claims file '%s'", state.opts->claims_file);
+    if (!f) { /* checked at start-up; it vanished since */
+        if (!state.claims_lost)
+            report_warn(state.opts, "cannot append to claims file '%s'", state.opts->claims_file);
+        state.claims_lost = 1;
         state.failed++;
         return;
     }

@@ -1,17 +1,16 @@
 #include "dump.h"
 
-#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
-#include <sys/stat.h>
 
+#include "paths.h"
 #include "report.h"
 #include "status.h"
 
 /* DIR/name.npy -> path, creating DIR if needed; INVENT_EIO on failure */
 static int dump_path(const invent_opts *o, const char *name, char *path, size_t cap)
 {
-    if (mkdir(o->dump_dir, 0777) != 0 && errno != EEXIST) {
+    if (paths_make_dirs(o->dump_dir) != 0) {
         report_error(o->program, "cannot create dump directory '%s'", o->dump_dir);
         return INVENT_EIO;
     }

@@ -41,6 +41,7 @@
 #include "mlp.h"
 #include "npy.h"
 #include "params.h"
+#include "paths.h"
 #include "permute.h"
 #include "plot.h"
 #include "recall.h"

@@ -1,14 +1,13 @@
 #include "plot.h"
 
-#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "paths.h"
 #include "report.h"
 #include "status.h"
 
@@ -48,22 +47,6 @@ static int have_gnuplot(void)
     return 0;
 }
 
-/* mkdir -p: creates dir and its parents; 0 on success */
-static int make_dirs(const char *dir)
-{
-    char buf[PATH_MAX];
-    if (snprintf(buf, sizeof buf, "%s", dir) >= (int)sizeof buf)
-        return -1;
-    for (char *p = buf + 1; *p; p++)
-        if (*p == '/') {
-            *p = '\0';
-            if (mkdir(buf, 0777) != 0 && errno != EEXIST)
-                return -1;
-            *p = '/';
-        }
-    return mkdir(buf, 0777) != 0 && errno != EEXIST ? -1 : 0;
-}
-
 static int figures_available(const invent_opts *o)
 {
     static int warned;
@@ -82,7 +65,7 @@ static int open_data(plot *p, const char *dir)
 {
     char data_dir[PATH_MAX];
     if (snprintf(data_dir, sizeof data_dir, "%s/data", dir) >= (int)sizeof data_dir ||
-        make_dirs(data_dir) != 0)
+        paths_make_dirs(data_dir) != 0)
         return -1;
     if (snprintf(p->data_path, sizeof p->data_path, "%s/%s.dat", data_dir, p->name) >=
         (int)sizeof p->data_path)

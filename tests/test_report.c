@@ -1,4 +1,4 @@
-/* Unit tests: narration, quiet mode, errors, and --dump. */
+/* Unit tests: narration, quiet mode, errors, --dump and output paths. */
 #include <criterion/criterion.h>
 #include <criterion/redirect.h>
 #include <stdio.h>
@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "dump.h"
+#include "paths.h"
 #include "report.h"
 #include "status.h"
 
@@ -69,7 +70,22 @@ Test(dump, writes_named_npy_files_only_when_asked)
 Test(dump, unwritable_directory_is_reported, .init = cr_redirect_stderr)
 {
     gsl_matrix *m = gsl_matrix_calloc(1, 1);
-    invent_opts o = {.program = "ch99", .dump_dir = "/nonexistent/deeper"};
+    invent_opts o = {.program = "ch99", .dump_dir = "/proc/no/such/dir"};
     cr_assert_eq(dump_matrix(&o, "X", m), INVENT_EIO);
     gsl_matrix_free(m);
+}
+
+Test(paths, ready_dir_creates_parents_and_refuses_files)
+{
+    char dir[96], file[96];
+    snprintf(dir, sizeof dir, "/tmp/invent-paths-%d/a/b", (int)getpid());
+    cr_assert_eq(paths_ready_dir(dir), 0);
+    snprintf(file, sizeof file, "/tmp/invent-paths-%d/a/f", (int)getpid());
+    FILE *f = fopen(file, "w");
+    fclose(f);
+    cr_assert_eq(paths_ready_dir(file), -1, "a plain file is not a directory");
+    cr_assert_eq(paths_ready_dir("/proc/no/such/dir"), -1);
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf /tmp/invent-paths-%d", (int)getpid());
+    cr_assert_eq(system(cmd), 0);
 }
