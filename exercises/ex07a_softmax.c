@@ -1,0 +1,35 @@
+/* Your file: write the part marked TODO. To start over:
+ *     git checkout -- exercises/ex07a_softmax.c
+ * (made from the reference solution by `make exercise-stubs`) */
+/* Exercise 7a (chapter 7): a numerically stable, masked softmax.
+ *
+ * Attention turns scores into weights that are positive and sum to one:
+ *
+ *     w_i = exp(s_i / tau) / sum_j exp(s_j / tau)        tau > 0, the temperature
+ *
+ * Written as it stands, exp overflows for scores near 1e3 and the result is
+ * inf/inf = NaN. Subtracting the largest score first changes nothing
+ * mathematically (the factor exp(-max/tau) cancels) and keeps every exponent
+ * <= 0, so nothing overflows.
+ *
+ * Contract of ex07a_softmax(s, tau), in place on s: (T):
+ *   - returns INVENT_ERANGE, leaving s as it was, when tau <= 0 (or NaN) or
+ *     when any score is NaN or +INFINITY;
+ *   - a score of -INFINITY is masked: its weight is exactly 0;
+ *   - if every score is -INFINITY (the position may look at nothing), every
+ *     weight is 0 and no NaN appears;
+ *   - otherwise the weights are finite, >= 0, and sum to 1, for scores as
+ *     large as +-1e300; returns INVENT_OK.
+ * Grade: make exercise7a   Hints: make hint 7a (then LEVEL=2, LEVEL=3) */
+#include <math.h>
+
+#include <gsl/gsl_blas.h>
+
+#include "exercises.h"
+
+int ex07a_softmax(gsl_vector *s, double tau)
+{
+    /* TODO: replace this placeholder with your code (contract above). */
+    (void)s; (void)tau;
+    return INVENT_OK;
+}

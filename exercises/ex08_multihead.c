@@ -1,0 +1,33 @@
+/* Your file: write the part marked TODO. To start over:
+ *     git checkout -- exercises/ex08_multihead.c
+ * (made from the reference solution by `make exercise-stubs`) */
+/* Exercise 8 (chapter 8): many heads, concatenated, mixed by W_o.
+ *
+ * H heads attend side by side, each in its own subspace, and the output
+ * matrix W_o mixes what they found back into d dimensions (Vaswani et al.,
+ * 2017). With tokens as rows and weights as (out, in):
+ *
+ *     Q = X W_q^T,  K = X W_k^T,  V = X W_v^T          (T, H*dk), (T, H*dk), (T, H*dv)
+ *     C_j = attn(Q_j, K_j, V_j), scale 1/sqrt(dk)      Q_j: column block j of Q
+ *     out = [C_1 ... C_H] W_o^T                          (T, d)
+ *
+ * Contract of ex08_multihead(w, X, mask, out):
+ *   - w: the weights of lib/heads.h (w->heads = H; W_q, W_k: (H*dk, d),
+ *     W_v: (H*dv, d), W_o: (d, H*dv)); X: (T, d); out: (T, d);
+ *   - writes the output above (mask ATTN_CAUSAL or ATTN_BIDIRECTIONAL) and
+ *     returns INVENT_OK; returns INVENT_ESHAPE when X or out do not fit the
+ *     weights (X's width not d, out not (T, d)); frees all it allocates.
+ * Use the library: mat_product / mat_mul for the projections and W_o,
+ * heads_const_columns / heads_columns for head j's column block (views, no
+ * copies), attn_matrix_form for each head.
+ * Grade: make exercise8   Hints: make hint 8 (then LEVEL=2, LEVEL=3) */
+#include <math.h>
+
+#include "exercises.h"
+
+int ex08_multihead(const mha_weights *w, const gsl_matrix *X, attn_mask mask, gsl_matrix *out)
+{
+    /* TODO: replace this placeholder with your code (contract above). */
+    (void)w; (void)X; (void)mask; (void)out;
+    return INVENT_OK;
+}

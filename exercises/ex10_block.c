@@ -1,0 +1,30 @@
+/* Your file: write the part marked TODO. To start over:
+ *     git checkout -- exercises/ex10_block.c
+ * (made from the reference solution by `make exercise-stubs`) */
+/* Exercise 10 (chapter 10): one block of the Transformer.
+ *
+ * Every piece is now in the library; the block only wires them together, as
+ * Vaswani et al. (2017) did, for an autoregressive model:
+ *
+ *     A = MHA_causal(X)          multi-head causal attention with W_o
+ *     H = LN1(X + A)             first skip connection, then layer norm
+ *     M = MLP(H)                 the key-value memory, position by position
+ *     Y = LN2(H + M)             second skip connection, then layer norm
+ *
+ * Contract of ex10_block(w, X, Y):
+ *   - w: the weights of lib/block.h (w->attn, w->mlp, w->gamma1/beta1,
+ *     w->gamma2/beta2, w->eps); X: (T, d); Y: (T, d);
+ *   - writes Y above and returns INVENT_OK; returns INVENT_ESHAPE when Y is
+ *     not of X's shape (or a library call's status when it fails); frees all
+ *     it allocates.
+ * Use mha_forward, layernorm_forward, mlp_forward (NULL for what you do not
+ * need) and gsl_matrix_add for the skips.
+ * Grade: make exercise10   Hints: make hint 10 (then LEVEL=2, LEVEL=3) */
+#include "exercises.h"
+
+int ex10_block(const block_weights *w, const gsl_matrix *X, gsl_matrix *Y)
+{
+    /* TODO: replace this placeholder with your code (contract above). */
+    (void)w; (void)X; (void)Y;
+    return INVENT_OK;
+}

@@ -1,0 +1,31 @@
+/* Your file: write the part marked TODO. To start over:
+ *     git checkout -- exercises/ex12a_softmax_backward.c
+ * (made from the reference solution by `make exercise-stubs`) */
+/* Exercise 12a (chapter 12): the backward pass of the softmax.
+ *
+ * Learning needs the gradient of the loss with respect to every score. For
+ * one row, w = softmax(s), and dw the gradient arriving at the weights, the
+ * chain rule through dw_k/ds_i = w_k (delta_ki - w_i) gives
+ *
+ *     ds_i = w_i (dw_i - sum_k dw_k w_k)
+ *
+ * the weight times how much its incoming gradient exceeds the weighted mean.
+ * A masked entry (w_i = 0) gets gradient 0, as it should: it had no influence.
+ *
+ * Contract of ex12a_softmax_backward(W, dW, dS):
+ *   - W: (T, T') the weights of softmax_rows (temperature 1), dW: (T, T') the
+ *     incoming gradient; writes dS: (T, T') row by row as above and returns
+ *     INVENT_OK;
+ *   - dS may be the same matrix as dW (in place): read what you need first;
+ *   - returns INVENT_ESHAPE when the three shapes differ; allocates nothing.
+ * Grade: make exercise12a   Hints: make hint 12a (then LEVEL=2, LEVEL=3) */
+#include <gsl/gsl_blas.h>
+
+#include "exercises.h"
+
+int ex12a_softmax_backward(const gsl_matrix *W, const gsl_matrix *dW, gsl_matrix *dS)
+{
+    /* TODO: replace this placeholder with your code (contract above). */
+    (void)W; (void)dW; (void)dS;
+    return INVENT_OK;
+}

@@ -1,0 +1,38 @@
+/* Exercise 5 (chapter 5): caching keys.
+ *
+ * The bilinear score of the current token x against a past token x_i is
+ * x^T A x_i = x . (A x_i). The vector A x_i depends on the past token alone,
+ * so a model that reads tokens one at a time computes it once, when x_i
+ * arrives, and keeps it: the key. Each new token then costs one product A x
+ * and one dot product per cached key, instead of recomputing every A x_i.
+ *
+ * Contract of ex05_cache_step(c, A, x, s), one new token x:
+ *   - c: a key cache of width d (c->keys: (capacity, d), c->len keys so far,
+ *     see lib/kvcache.h); A: (d, d); x: (d);
+ *   - stores the key A x as row c->len of c->keys, adds one to c->len, then
+ *     writes into s: (c->len) the scores s_i = x . key_i of the new token
+ *     against every cached key, its own included; returns INVENT_OK;
+ *   - returns INVENT_ERANGE when the cache is full, and INVENT_ESHAPE when A
+ *     is not (d, d), x not (d), or s not of size c->len + 1; in both cases
+ *     nothing changes.
+ * Use the library: bilinear_key (straight into the cache's row, no copy) and
+ * kvcache_scores; allocate nothing.
+ * Grade: make exercise5   Hints: make hint 5 (then LEVEL=2, LEVEL=3) */
+#include "exercises.h"
+
+int ex05_cache_step(kvcache *c, const gsl_matrix *A, const gsl_vector *x, gsl_vector *s)
+{
+    /* BEGIN SOLUTION */
+    /* stub: (void)c; (void)A; (void)x; (void)s; */
+    /* stub: return INVENT_OK; */
+    size_t d = c->keys->size2;
+    if (c->len == c->keys->size1)
+        return INVENT_ERANGE;
+    if (A->size1 != d || A->size2 != d || x->size != d || s->size != c->len + 1)
+        return INVENT_ESHAPE;
+    gsl_vector_view key = gsl_matrix_row(c->keys, c->len);
+    bilinear_key(A, x, &key.vector);
+    c->len++;
+    return kvcache_scores(c, x, s);
+    /* END SOLUTION */
+}

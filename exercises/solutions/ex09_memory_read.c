@@ -1,0 +1,40 @@
+/* Exercise 9 (chapter 9): the MLP as a key-value memory.
+ *
+ * Read row i of W1 as a key k_i and column i of W2 as the value v_i it
+ * stores. Then the MLP y = W2 f(W1 x + b1) + b2 is a lookup: every hidden
+ * unit measures how well x matches its key and writes its value in
+ * proportion (Geva et al., 2021):
+ *
+ *     y = sum_i f(k_i . x + b1_i) v_i + b2
+ *
+ * Contract of ex09_memory_read(w, x, y):
+ *   - w: the weights of lib/mlp.h (W1: (m, d), b1: (m), W2: (d, m), b2: (d),
+ *     w->f the activation, applied with mlp_activate); x: (d); y: (d);
+ *   - writes the sum above into y, one hidden unit at a time, and returns
+ *     INVENT_OK; returns INVENT_ESHAPE when x or y is not of size d, the size
+ *     W1 and W2 agree on; allocates nothing.
+ * Grade: make exercise9   Hints: make hint 9 (then LEVEL=2, LEVEL=3) */
+#include <gsl/gsl_blas.h>
+
+#include "exercises.h"
+
+int ex09_memory_read(const mlp_weights *w, const gsl_vector *x, gsl_vector *y)
+{
+    /* BEGIN SOLUTION */
+    /* stub: (void)w; (void)x; (void)y; */
+    /* stub: return INVENT_OK; */
+    size_t m = w->W1->size1, d = w->W1->size2;
+    if (x->size != d || y->size != d || w->W2->size1 != d || w->W2->size2 != m)
+        return INVENT_ESHAPE;
+    gsl_vector_memcpy(y, w->b2);
+    for (size_t i = 0; i < m; i++) {
+        gsl_vector_const_view key = gsl_matrix_const_row(w->W1, i);
+        gsl_vector_const_view value = gsl_matrix_const_column(w->W2, i);
+        double match;
+        gsl_blas_ddot(&key.vector, x, &match);
+        double a = mlp_activate(w->f, match + gsl_vector_get(w->b1, i));
+        gsl_blas_daxpy(a, &value.vector, y);
+    }
+    return INVENT_OK;
+    /* END SOLUTION */
+}

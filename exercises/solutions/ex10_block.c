@@ -1,0 +1,46 @@
+/* Exercise 10 (chapter 10): one block of the Transformer.
+ *
+ * Every piece is now in the library; the block only wires them together, as
+ * Vaswani et al. (2017) did, for an autoregressive model:
+ *
+ *     A = MHA_causal(X)          multi-head causal attention with W_o
+ *     H = LN1(X + A)             first skip connection, then layer norm
+ *     M = MLP(H)                 the key-value memory, position by position
+ *     Y = LN2(H + M)             second skip connection, then layer norm
+ *
+ * Contract of ex10_block(w, X, Y):
+ *   - w: the weights of lib/block.h (w->attn, w->mlp, w->gamma1/beta1,
+ *     w->gamma2/beta2, w->eps); X: (T, d); Y: (T, d);
+ *   - writes Y above and returns INVENT_OK; returns INVENT_ESHAPE when Y is
+ *     not of X's shape (or a library call's status when it fails); frees all
+ *     it allocates.
+ * Use mha_forward, layernorm_forward, mlp_forward (NULL for what you do not
+ * need) and gsl_matrix_add for the skips.
+ * Grade: make exercise10   Hints: make hint 10 (then LEVEL=2, LEVEL=3) */
+#include "exercises.h"
+
+int ex10_block(const block_weights *w, const gsl_matrix *X, gsl_matrix *Y)
+{
+    /* BEGIN SOLUTION */
+    /* stub: (void)w; (void)X; (void)Y; */
+    /* stub: return INVENT_OK; */
+    size_t T = X->size1, d = X->size2;
+    if (Y->size1 != T || Y->size2 != d)
+        return INVENT_ESHAPE;
+    gsl_matrix *A = gsl_matrix_alloc(T, d), *H = gsl_matrix_alloc(T, d);
+    int status = A && H ? mha_forward(w->attn, X, ATTN_CAUSAL, NULL, A) : INVENT_ENOMEM;
+    if (status == INVENT_OK) {
+        gsl_matrix_add(A, X); /* A <- X + MHA(X) */
+        status = layernorm_forward(A, w->gamma1, w->beta1, w->eps, H, NULL, NULL);
+    }
+    if (status == INVENT_OK)
+        status = mlp_forward(w->mlp, H, NULL, A); /* A <- MLP(H) */
+    if (status == INVENT_OK) {
+        gsl_matrix_add(A, H); /* A <- H + MLP(H) */
+        status = layernorm_forward(A, w->gamma2, w->beta2, w->eps, Y, NULL, NULL);
+    }
+    gsl_matrix_free(A);
+    gsl_matrix_free(H);
+    return status;
+    /* END SOLUTION */
+}

@@ -1,0 +1,85 @@
+/* Grader for exercise 7a: a stable, masked softmax, against softmax_vector. */
+#include <math.h>
+
+#include "exercises.h"
+#include "grade.h"
+
+static const char *HINT_STABLE = "subtract the largest score before exp: "
+                                 "w_i = exp((s_i - max) / tau) / sum_j exp((s_j - max) / tau)";
+
+/* the student's softmax and softmax_vector on a copy of the same scores */
+static void compare(const double *scores, size_t n, double tau, const char *what, const char *hint)
+{
+    gsl_vector_const_view in = gsl_vector_const_view_array(scores, n);
+    gsl_vector *got = gsl_vector_alloc(n), *want = gsl_vector_alloc(n);
+    gsl_vector_memcpy(got, &in.vector);
+    gsl_vector_memcpy(want, &in.vector);
+    int want_status = softmax_vector(want, tau);
+    grade_status(what, ex07a_softmax(got, tau), want_status, hint);
+    grade_vector(what, got, want, 1e-12, hint);
+    gsl_vector_free(got), gsl_vector_free(want);
+}
+
+GRADE(ex07a, random_scores)
+{
+    gsl_rng *r = grade_rng(71);
+    gsl_matrix *s = grade_gaussian(1, 12, 2.0, r);
+    compare(s->data, 12, 1.0, "weights of 12 random scores (tau = 1)", HINT_STABLE);
+    gsl_matrix_free(s);
+    gsl_rng_free(r);
+}
+
+GRADE(ex07a, temperature)
+{
+    const double s[] = {1.0, 2.0, 3.0, -1.0};
+    const char *hint = "divide every (s_i - max) by tau before exp";
+    compare(s, 4, 0.25, "weights at tau = 0.25 (sharper)", hint);
+    compare(s, 4, 10.0, "weights at tau = 10 (flatter)", hint);
+}
+
+GRADE(ex07a, size_one)
+{
+    const double s[] = {-3.5};
+    compare(s, 1, 1.0, "one score", "a single visible score gets weight exactly 1");
+}
+
+GRADE(ex07a, large_magnitudes_stay_finite)
+{
+    const double s[] = {1e4, -1e4, 9999.0, 1e300, -1e300};
+    compare(s, 3, 1.0, "scores 1e4, -1e4, 9999", HINT_STABLE);
+    compare(s + 3, 2, 1.0, "scores 1e300, -1e300", HINT_STABLE);
+}
+
+GRADE(ex07a, masked_entries_get_zero)
+{
+    const double s[] = {0.5, -INFINITY, 2.0, -INFINITY, -1.0};
+    compare(s, 5, 1.0, "scores with two masked (-INFINITY) entries",
+            "exp(-INFINITY - max) is 0: a masked score needs no special case once "
+            "you subtract the largest score");
+}
+
+GRADE(ex07a, fully_masked_row_gives_zeros)
+{
+    const double s[] = {-INFINITY, -INFINITY, -INFINITY};
+    compare(s, 3, 1.0, "a row where every score is masked",
+            "when the largest score is -INFINITY, set every weight to 0 "
+            "(-inf - -inf is NaN)");
+}
+
+GRADE(ex07a, bad_input_is_refused)
+{
+    const char *hint = "check tau > 0 and every score before writing anything";
+    const double ok[] = {1.0, 2.0}, with_nan[] = {1.0, NAN}, with_inf[] = {1.0, INFINITY};
+    compare(ok, 2, 0.0, "tau = 0", hint);
+    compare(ok, 2, -1.0, "tau = -1", hint);
+    compare(with_nan, 2, 1.0, "a NaN score", hint);
+    compare(with_inf, 2, 1.0, "a +INFINITY score", hint);
+}
+
+GRADE(ex07a, no_memory_leak)
+{
+    gsl_vector *s = gsl_vector_alloc(64);
+    gsl_vector_set_all(s, 1.0);
+    GRADE_NO_LEAK(ex07a_softmax(s, 1.0), "free anything you allocate");
+    gsl_vector_free(s);
+}

@@ -1,0 +1,108 @@
+/* Grader for exercise 7b: causal attention in matrix form, against
+ * attn_matrix_form with ATTN_CAUSAL. */
+#include <math.h>
+
+#include "exercises.h"
+#include "grade.h"
+
+static const char *HINT_FORM = "out = softmax_rows(scale * Q K^T with -INFINITY above the "
+                               "diagonal) V: dgemm (Q, K transposed), mask_causal, "
+                               "softmax_rows, dgemm";
+
+/* the student's attention and the library's on random Q, K, V of one size */
+static void compare(size_t T, size_t dk, size_t dv, double sigma, double scale, unsigned long seed,
+                    const char *what)
+{
+    gsl_rng *r = grade_rng(seed);
+    gsl_matrix *Q = grade_gaussian(T, dk, sigma, r), *K = grade_gaussian(T, dk, sigma, r);
+    gsl_matrix *V = grade_gaussian(T, dv, 1.0, r);
+    gsl_matrix *got = grade_nan(T, dv), *want = grade_nan(T, dv);
+    cr_assert_eq(attn_matrix_form(Q, K, V, scale, ATTN_CAUSAL, want), INVENT_OK);
+    grade_status(what, ex07b_causal_attention(Q, K, V, scale, got), INVENT_OK,
+                 "return INVENT_OK when the shapes fit");
+    grade_matrix(what, got, want, 1e-10, HINT_FORM);
+    gsl_matrix_free(Q), gsl_matrix_free(K), gsl_matrix_free(V);
+    gsl_matrix_free(got), gsl_matrix_free(want);
+    gsl_rng_free(r);
+}
+
+GRADE(ex07b, random_inputs)
+{
+    compare(9, 4, 3, 1.0, 0.5, 72, "out for T = 9, dk = 4, dv = 3");
+}
+
+GRADE(ex07b, size_one)
+{
+    compare(1, 1, 1, 1.0, 1.0, 73, "out for T = 1 (one position)");
+}
+
+GRADE(ex07b, large_magnitudes)
+{
+    compare(6, 3, 2, 100.0, 1.0, 74, "out for scores near 1e4 (stable softmax needed)");
+}
+
+GRADE(ex07b, first_position_sees_only_itself)
+{
+    gsl_rng *r = grade_rng(75);
+    gsl_matrix *Q = grade_gaussian(5, 2, 1.0, r), *K = grade_gaussian(5, 2, 1.0, r);
+    gsl_matrix *V = grade_gaussian(5, 3, 1.0, r), *got = grade_nan(5, 3);
+    ex07b_causal_attention(Q, K, V, 1.0, got);
+    gsl_matrix_const_view got0 = gsl_matrix_const_submatrix(got, 0, 0, 1, 3);
+    gsl_matrix_const_view v0 = gsl_matrix_const_submatrix(V, 0, 0, 1, 3);
+    grade_matrix("row 0 of out", &got0.matrix, &v0.matrix, 1e-12,
+                 "position 0 may look only at itself, so its weight on row 0 of V is 1: "
+                 "mask every score above the diagonal with -INFINITY");
+    gsl_matrix_free(Q), gsl_matrix_free(K), gsl_matrix_free(V), gsl_matrix_free(got);
+    gsl_rng_free(r);
+}
+
+GRADE(ex07b, the_future_does_not_leak)
+{
+    gsl_rng *r = grade_rng(76);
+    size_t T = 6, t = 2;
+    gsl_matrix *Q = grade_gaussian(T, 3, 1.0, r), *K = grade_gaussian(T, 3, 1.0, r);
+    gsl_matrix *V = grade_gaussian(T, 2, 1.0, r);
+    gsl_matrix *before = grade_nan(T, 2), *after = grade_nan(T, 2);
+    cr_assert_eq(attn_matrix_form(Q, K, V, 1.0, ATTN_CAUSAL, before), INVENT_OK);
+    for (size_t i = t + 1; i < T; i++) { /* change every key and value after t */
+        gsl_matrix_set(K, i, 0, 50.0);
+        gsl_matrix_set(V, i, 1, -50.0);
+    }
+    ex07b_causal_attention(Q, K, V, 1.0, after);
+    gsl_matrix_const_view b = gsl_matrix_const_submatrix(before, 0, 0, t + 1, 2);
+    gsl_matrix_const_view a = gsl_matrix_const_submatrix(after, 0, 0, t + 1, 2);
+    grade_matrix("rows 0..2 of your out after changing keys and values 3..5", &a.matrix, &b.matrix,
+                 1e-12, "a position must not see later ones: mask above the diagonal");
+    gsl_matrix_free(Q), gsl_matrix_free(K), gsl_matrix_free(V);
+    gsl_matrix_free(before), gsl_matrix_free(after);
+    gsl_rng_free(r);
+}
+
+GRADE(ex07b, wrong_shapes_are_refused)
+{
+    gsl_matrix *Q = gsl_matrix_calloc(4, 3), *K = gsl_matrix_calloc(4, 3);
+    gsl_matrix *V = gsl_matrix_calloc(4, 2), *out = gsl_matrix_calloc(4, 2);
+    gsl_matrix *K5 = gsl_matrix_calloc(5, 3), *K2 = gsl_matrix_calloc(4, 2);
+    gsl_matrix *V5 = gsl_matrix_calloc(5, 2), *out3 = gsl_matrix_calloc(4, 3);
+    const char *hint = "check every shape in the contract before allocating anything";
+    grade_status("K with 5 rows for T = 4", ex07b_causal_attention(Q, K5, V, 1.0, out),
+                 INVENT_ESHAPE, hint);
+    grade_status("K of width 2 for Q of width 3", ex07b_causal_attention(Q, K2, V, 1.0, out),
+                 INVENT_ESHAPE, hint);
+    grade_status("V with 5 rows", ex07b_causal_attention(Q, K, V5, 1.0, out), INVENT_ESHAPE, hint);
+    grade_status("out of width 3 for dv = 2", ex07b_causal_attention(Q, K, V, 1.0, out3),
+                 INVENT_ESHAPE, hint);
+    gsl_matrix_free(Q), gsl_matrix_free(K), gsl_matrix_free(V), gsl_matrix_free(out);
+    gsl_matrix_free(K5), gsl_matrix_free(K2), gsl_matrix_free(V5), gsl_matrix_free(out3);
+}
+
+GRADE(ex07b, no_memory_leak)
+{
+    gsl_rng *r = grade_rng(77);
+    gsl_matrix *Q = grade_gaussian(16, 4, 1.0, r), *K = grade_gaussian(16, 4, 1.0, r);
+    gsl_matrix *V = grade_gaussian(16, 4, 1.0, r), *out = grade_nan(16, 4);
+    GRADE_NO_LEAK(ex07b_causal_attention(Q, K, V, 1.0, out),
+                  "free the (T, T) score matrix before you return");
+    gsl_matrix_free(Q), gsl_matrix_free(K), gsl_matrix_free(V), gsl_matrix_free(out);
+    gsl_rng_free(r);
+}
