@@ -90,9 +90,10 @@ static int full_family(const invent_opts *o, const sizes *s, gsl_rng *r)
     if (status == INVENT_OK) {
         report_text(o, "The most general choice generates all d^2 entries of W(x_i, x_L), each "
                        "by its own scalar function of the two tokens. For the worked example, "
-                       "d = %zu, that is %zu functions holding %llu parameters. At d = %zu it is "
+                       "d = %zu, that is %zu function%s holding %llu parameters. At d = %zu it is "
                        "%llu functions and %llu parameters, for one weight of one layer.",
-                    s->dim, full.n, (unsigned long long)bank_parameters(&full), (size_t)LEDGER_D,
+                    s->dim, full.n, full.n == 1 ? "" : "s",
+                    (unsigned long long)bank_parameters(&full), (size_t)LEDGER_D,
                     (unsigned long long)functions, (unsigned long long)at_table);
         check_equal("F1", "a fully dynamic weight of width d = 512 needs 262,144 scalar "
                           "functions",
@@ -134,13 +135,16 @@ static int diagonal_family(const invent_opts *o, const sizes *s, const gsl_vecto
         report_text(o, "The one-hot matrices are fixed, and nothing says they must be. That "
                        "is the next step.");
     }
-    if (status == INVENT_OK)
-        status = dump_matrix(o, "W_diagonal", direct) || dump_matrix(o, "W_onehot_sum", onehots);
+    /* dump_matrix reports its own failure: no second message for it */
+    int dump_failed = status == INVENT_OK && (dump_matrix(o, "W_diagonal", direct) ||
+                                              dump_matrix(o, "W_onehot_sum", onehots));
     bank_free(&diag);
     gsl_vector_free(c);
     gsl_matrix_free(direct);
     gsl_matrix_free(onehots);
-    return status == INVENT_OK ? 0 : chapter_fail(o, "building the diagonal weight", status);
+    if (status != INVENT_OK)
+        return chapter_fail(o, "building the diagonal weight", status);
+    return dump_failed ? CHAPTER_EXIT_RUNTIME : 0;
 }
 
 /* The H learned matrices of the mixture, (d, d) each. */
@@ -206,12 +210,13 @@ static int mixture_family(const invent_opts *o, const sizes *s, const gsl_vector
         status = family_params(FAMILY_MIXTURE, s->dim, s->matrices, s->hidden, &formula);
     int rc = status == INVENT_OK ? 0 : chapter_fail(o, "building the mixture", status);
     if (rc == 0) {
-        report_text(o, "Replace the d one-hot matrices by H = %zu learned d x d matrices V_j: "
+        report_text(o, "Replace the d one-hot matrices by H = %zu learned d x d matri%s V_j: "
                        "W(x_i, x_L) = sum_j c_j(x_i, x_L) V_j. Only the H coefficients are "
                        "dynamic. For the worked example the coefficients are:",
-                    s->matrices);
+                    s->matrices, s->matrices == 1 ? "x" : "ces");
         for (size_t j = 0; j < s->matrices; j++)
             report_line(o, "    c_%zu(x_i, x_L) = %7.3f", j + 1, gsl_vector_get(c, j));
+        report_line(o, "%s", "");
         rc = compare_at_ledger_size(o, s);
     }
     if (rc == 0) {
@@ -262,6 +267,7 @@ static int print_table(const invent_opts *o, const sizes *s)
                         (unsigned long long)n[1], (unsigned long long)n[2],
                         (double)n[0] / (double)n[2]);
         }
+    report_line(o, "%s", "");
     report_text(o, "The diagonal is about as cheap as the mixture, but it can only rescale "
                    "each coordinate of x_i; the mixture moves x_i in any direction the V_j "
                    "span, and its dynamic part does not grow with d.");
@@ -319,7 +325,8 @@ int main(int argc, char **argv)
 {
     sizes s = {.dim = 6, .matrices = 3, .hidden = 8};
     const cli_option options[] = {
-        {"dim", CLI_SIZE, &s.dim, 1, 64, "width d of the worked example"},
+        {"dim", CLI_SIZE, &s.dim, 1, 32,
+         "width d of the worked example (its fully dynamic bank holds about 2 h d^3 numbers)"},
         {"matrices", CLI_SIZE, &s.matrices, 1, 256, "learned matrices H of the mixture"},
         {"hidden", CLI_SIZE, &s.hidden, 1, 256, "hidden units h of each scalar function"},
     };

@@ -155,8 +155,9 @@ static void check_split(const invent_opts *o, split_table t[N_SCORES])
                   g_within, 1e-12);
     check_at_most("I1", "a plain sum u.x_i + w.x_L has no interaction part at all (largest |v|)",
                   gsl_matrix_max(t[SC_SUM].V) - fmin(0.0, gsl_matrix_min(t[SC_SUM].V)), 1e-12);
-    check_at_least("I1", "the interaction part of the tanh and product scores ranks the tokens "
-                         "differently for every two receivers (smallest difference)",
+    check_at_least("I1", "the interaction part v of the tanh and product scores lets every two "
+                         "receivers rank the tokens differently (smallest, over receiver pairs, "
+                         "of the spread of v[j][i] - v[k][i] over the tokens i)",
                    fmin(least_pairwise_difference(t[SC_ADDITIVE].V),
                         least_pairwise_difference(t[SC_PRODUCT].V)),
                    1e-3);
@@ -192,16 +193,19 @@ static int split_section(const invent_opts *o, const sizes *s, gsl_rng *r)
         status = split_over_sequence(score_product, NULL, X, &t[SC_PRODUCT]);
     if (status == INVENT_OK)
         check_split(o, t);
-    if (status == INVENT_OK)
-        status = dump_matrix(o, "X", X) || dump_matrix(o, "S_additive", t[SC_ADDITIVE].S) ||
-                 dump_matrix(o, "V_additive", t[SC_ADDITIVE].V);
+    /* dump_matrix reports its own failure: no second message for it */
+    int dump_failed = status == INVENT_OK &&
+                      (dump_matrix(o, "X", X) || dump_matrix(o, "S_additive", t[SC_ADDITIVE].S) ||
+                       dump_matrix(o, "V_additive", t[SC_ADDITIVE].V));
     for (int k = 0; k < N_SCORES; k++)
         table_free(&t[k]);
     gsl_matrix_free(X);
     attn_additive_free(a);
     gsl_vector_free(sum.u);
     gsl_vector_free(sum.w);
-    return status == INVENT_OK ? 0 : chapter_fail(o, "splitting the scores", status);
+    if (status != INVENT_OK)
+        return chapter_fail(o, "splitting the scores", status);
+    return dump_failed ? CHAPTER_EXIT_RUNTIME : 0;
 }
 
 /* ------------------------------------------------------------- I2 - I4 */
@@ -390,11 +394,12 @@ static void check_two_units(const invent_opts *o, const landscape *l)
                    "function; all that differs between them is their own input x3. Unit A is "
                    "satisfied when its output is large for some x1 and only for x1 > 0; unit B "
                    "when its output is large for some x1 and only for x1 < 0. Every pair of "
-                   "inputs (x3 of A, x3 of B) on the grid is tried; the share of pairs where A, "
-                   "B, or both are satisfied:");
-    report_line(o, "  %-14s  %8s  %8s  %8s", "", "A alone", "B alone", "both");
+                   "inputs (x3 of A, x3 of B) on the grid is tried; the share of pairs where A is "
+                   "satisfied, where B is, and where both are (the first two columns include "
+                   "the pairs of the third):");
+    report_line(o, "  %-14s  %11s  %11s  %8s", "", "A satisfied", "B satisfied", "both");
     for (int k = 0; k < N_FNS; k++)
-        report_line(o, "  %-14s  %7.1f%%  %7.1f%%  %7.1f%%", FN_NAMES[k],
+        report_line(o, "  %-14s  %10.1f%%  %10.1f%%  %7.1f%%", FN_NAMES[k],
                     100.0 * l->satisfied[k][0], 100.0 * l->satisfied[k][1],
                     100.0 * l->satisfied[k][2]);
     report_line(o, "%s", "");
@@ -407,6 +412,7 @@ static void check_two_units(const invent_opts *o, const landscape *l)
                   l->satisfied[FN_SUM][2], 0.0);
     check_at_most("I4", "nor with tanh(x1 + x3) (share of the grid)", l->satisfied[FN_TANH][2],
                   0.0);
+    report_line(o, "%s", "");
     report_text(o, "With a sum, the unit's own input only shifts the output up or down; larger "
                    "x1 always helps. With a product, the sign of the unit's own input decides "
                    "which sign of x1 it wants.");
@@ -421,17 +427,23 @@ static gsl_matrix *normalised(const gsl_matrix *G)
     return N;
 }
 
-static void plot_contours(const invent_opts *o, const sizes *s, const landscape *l)
+/* The figures draw the functions on at most this many points per axis: gnuplot's
+ * contours and images cost far more than the measurements on a fine grid. */
+enum { FIGURE_GRID = 121 };
+
+/* measured: the grid of the claims (region counts); drawn: the grid of the images */
+static void plot_contours(const invent_opts *o, double large, const landscape *measured,
+                          const landscape *drawn)
 {
     static const char *const REGION_VARS[N_FNS] = {"regions_tanh", "regions_sum",
                                                    "regions_product"};
     plot *p = plot_begin(o, "ch04_contours");
     plot_set(p, "half", GRID_HALF_WIDTH);
-    plot_set(p, "n", (double)s->grid);
-    plot_set(p, "large", s->large);
+    plot_set(p, "n", (double)drawn->G[0]->size1);
+    plot_set(p, "large", large);
     for (int k = 0; k < N_FNS; k++) {
-        gsl_matrix *N = normalised(l->G[k]);
-        plot_set(p, REGION_VARS[k], (double)l->regions[k]);
+        gsl_matrix *N = normalised(drawn->G[k]);
+        plot_set(p, REGION_VARS[k], (double)measured->regions[k]);
         plot_block(p, "column  row  value / largest |value|");
         if (N)
             plot_matrix(p, N);
@@ -440,39 +452,74 @@ static void plot_contours(const invent_opts *o, const sizes *s, const landscape 
     plot_render(p, "ch04_contours.gp");
 }
 
-static void plot_two_units(const invent_opts *o, const sizes *s, const landscape *l)
+/* measured: the grid of the claims (shares); drawn: the grid of the images */
+static void plot_two_units(const invent_opts *o, double large, const landscape *measured,
+                           const landscape *drawn)
 {
+    const gsl_matrix *sum = drawn->state[FN_SUM];
+    size_t n = sum->size2;
+    /* A's band for the sum can stop one column short of the edge x3 = 3: there
+     * x1 = 0 is already large, and 0 is not > 0. The figure says so. */
+    int edge_gap = ((int)gsl_matrix_get(sum, 0, n - 2) & 1) &&
+                   !((int)gsl_matrix_get(sum, 0, n - 1) & 1);
     plot *p = plot_begin(o, "ch04_two_units");
     plot_set(p, "half", GRID_HALF_WIDTH);
-    plot_set(p, "n", (double)s->grid);
-    plot_set(p, "large", s->large);
-    plot_set(p, "both_sum", l->satisfied[FN_SUM][2]);
-    plot_set(p, "both_product", l->satisfied[FN_PRODUCT][2]);
+    plot_set(p, "n", (double)n);
+    plot_set(p, "large", large);
+    plot_set(p, "edge_gap", edge_gap);
+    plot_set(p, "both_sum", measured->satisfied[FN_SUM][2]);
+    plot_set(p, "both_product", measured->satisfied[FN_PRODUCT][2]);
     plot_block(p, "column (x3 of A)  row (x3 of B)  state: 1 A, 2 B, 3 both");
-    plot_matrix(p, l->state[FN_SUM]);
+    plot_matrix(p, sum);
     plot_block(p, "column (x3 of A)  row (x3 of B)  state: 1 A, 2 B, 3 both");
-    plot_matrix(p, l->state[FN_PRODUCT]);
+    plot_matrix(p, drawn->state[FN_PRODUCT]);
     plot_render(p, "ch04_two_units.gp");
+}
+
+/* The figures, from the measured landscape or, on a fine grid, a coarser copy. */
+static int plot_landscape(const invent_opts *o, const sizes *s, const landscape *l)
+{
+    if (o->no_plot)
+        return INVENT_OK;
+    if (s->grid <= FIGURE_GRID) {
+        plot_contours(o, s->large, l, l);
+        plot_two_units(o, s->large, l, l);
+        return INVENT_OK;
+    }
+    report_text(o, "(The figures draw the same functions on %d points per axis; every number "
+                   "above comes from the full grid of %zu.)",
+                FIGURE_GRID, s->grid);
+    sizes coarse = *s;
+    coarse.grid = FIGURE_GRID;
+    landscape fig = {.G = {NULL}};
+    int status = landscape_build(&fig, &coarse);
+    if (status == INVENT_OK) {
+        plot_contours(o, s->large, l, &fig);
+        plot_two_units(o, s->large, l, &fig);
+    }
+    landscape_free(&fig);
+    return status;
 }
 
 static int grid_section(const invent_opts *o, const sizes *s)
 {
     landscape l = {.G = {NULL}};
-    int status = landscape_build(&l, s);
+    int status = landscape_build(&l, s), dump_failed = 0;
     if (status == INVENT_OK) {
         check_level_sets(o, &l);
         check_regions(o, s, &l);
         check_two_units(o, &l);
-        status = dump_matrix(o, "grid_tanh", l.G[FN_TANH]) ||
-                 dump_matrix(o, "grid_sum", l.G[FN_SUM]) ||
-                 dump_matrix(o, "grid_product", l.G[FN_PRODUCT]);
+        /* dump_matrix reports its own failure: no second message for it */
+        dump_failed = dump_matrix(o, "grid_tanh", l.G[FN_TANH]) ||
+                      dump_matrix(o, "grid_sum", l.G[FN_SUM]) ||
+                      dump_matrix(o, "grid_product", l.G[FN_PRODUCT]);
     }
-    if (status == INVENT_OK) {
-        plot_contours(o, s, &l);
-        plot_two_units(o, s, &l);
-    }
+    if (status == INVENT_OK && !dump_failed)
+        status = plot_landscape(o, s, &l);
     landscape_free(&l);
-    return status == INVENT_OK ? 0 : chapter_fail(o, "measuring on the grid", status);
+    if (status != INVENT_OK)
+        return chapter_fail(o, "measuring on the grid", status);
+    return dump_failed ? CHAPTER_EXIT_RUNTIME : 0;
 }
 
 int main(int argc, char **argv)

@@ -101,15 +101,17 @@ static int cache_section(const invent_opts *o, const gsl_matrix *X, gsl_rng *r)
     double worst = NAN;
     if (status == INVENT_OK)
         status = decode_with_cache(X, A, S, &worst);
-    if (status == INVENT_OK &&
-        (dump_matrix(o, "X", X) || dump_matrix(o, "A", A) || dump_matrix(o, "scores", S)))
-        status = INVENT_EIO;
-    if (status == INVENT_OK)
+    /* dump_matrix reports its own failure: no second message for it */
+    int dump_failed = status == INVENT_OK && (dump_matrix(o, "X", X) || dump_matrix(o, "A", A) ||
+                                              dump_matrix(o, "scores", S));
+    if (status == INVENT_OK && !dump_failed)
         check_at_most("B2", "caching A x_i gives the same scores as recomputing every pair "
                             "(largest difference over all causal pairs)", worst, 1e-12);
     gsl_matrix_free(A);
     gsl_matrix_free(S);
-    return status == INVENT_OK ? 0 : chapter_fail(o, "running the cache", status);
+    if (status != INVENT_OK)
+        return chapter_fail(o, "running the cache", status);
+    return dump_failed ? CHAPTER_EXIT_RUNTIME : 0;
 }
 
 static void print_setting(const invent_opts *o, const char *who, const kvcache_shape *k,

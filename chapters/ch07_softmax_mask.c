@@ -12,6 +12,7 @@
  * softmax survives scores far outside the range of exp (S5).
  */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "invent.h"
@@ -48,28 +49,28 @@ static int example_new(const sizes *s, gsl_rng *r, example *m)
 
 /* ---------------------------------------------------------------- S1 */
 
-/* y: (d) <- sum_i (sum_j C[i][j] V_j) x_i: one dynamic matrix per position */
+/* y: (d) <- sum_i (sum_j C[i][j] V_j) x_i: one dynamic matrix per position
+ * (the V_j and W are whole, contiguous matrices, so each term is one axpy) */
 static int sum_positions_outside(const gsl_matrix *X, const gsl_matrix *C,
                                  gsl_matrix *const *V, gsl_vector *y)
 {
     size_t d = X->size2;
-    gsl_matrix *W = gsl_matrix_alloc(d, d), *term = gsl_matrix_alloc(d, d);
-    int status = W && term ? INVENT_OK : INVENT_ENOMEM;
-    if (status == INVENT_OK)
-        gsl_vector_set_zero(y);
-    for (size_t i = 0; i < X->size1 && status == INVENT_OK; i++) {
+    gsl_matrix *W = gsl_matrix_alloc(d, d);
+    if (!W)
+        return INVENT_ENOMEM;
+    gsl_vector_view w = gsl_vector_view_array(W->data, d * d);
+    gsl_vector_set_zero(y);
+    for (size_t i = 0; i < X->size1; i++) {
         gsl_matrix_set_zero(W);
         for (size_t j = 0; j < C->size2; j++) {
-            gsl_matrix_memcpy(term, V[j]);
-            gsl_matrix_scale(term, gsl_matrix_get(C, i, j));
-            gsl_matrix_add(W, term);
+            gsl_vector_const_view v = gsl_vector_const_view_array(V[j]->data, d * d);
+            gsl_blas_daxpy(gsl_matrix_get(C, i, j), &v.vector, &w.vector);
         }
         gsl_vector_const_view x = gsl_matrix_const_row(X, i);
         gsl_blas_dgemv(CblasNoTrans, 1.0, W, &x.vector, 1.0, y);
     }
     gsl_matrix_free(W);
-    gsl_matrix_free(term);
-    return status;
+    return INVENT_OK;
 }
 
 /* y: (d) <- sum_j V_j (sum_i C[i][j] x_i): each head sums over positions */
@@ -110,6 +111,10 @@ static int head_scores(const gsl_matrix *X, gsl_rng *r, gsl_matrix *C)
     return INVENT_OK;
 }
 
+/* The swap of sums builds one d x d matrix per position and head; 16 heads keep
+ * the top of the ranges (T = 512, d = 256) to a few seconds. */
+#define MAX_HEADS 16
+
 static int swap_section(const invent_opts *o, const example *m, size_t H, gsl_rng *r)
 {
     size_t T = m->X->size1, d = m->X->size2;
@@ -120,10 +125,10 @@ static int swap_section(const invent_opts *o, const example *m, size_t H, gsl_rn
                    "Summed the other way round it reads sum_j V_j (sum_i c_ij x_i): each head "
                    "first forms a weighted sum of the positions, then maps it with its own V_j. "
                    "So the weights a head must normalise are its c_ij over the positions i, one "
-                   "distribution per head, not over the heads. Here with H = %zu heads, T = %zu "
-                   "tokens of size %zu, before any normalisation:", H, T, d);
+                   "distribution per head, not over the heads. Here with H = %zu head%s, T = %zu "
+                   "tokens of size %zu, before any normalisation:", H, H == 1 ? "" : "s", T, d);
     gsl_matrix *C = gsl_matrix_alloc(T, H);
-    gsl_matrix *V[64] = {0};
+    gsl_matrix *V[MAX_HEADS] = {0};
     gsl_vector *y1 = gsl_vector_alloc(d), *y2 = gsl_vector_alloc(d);
     int status = C && y1 && y2 ? head_scores(m->X, r, C) : INVENT_ENOMEM;
     for (size_t j = 0; j < H && status == INVENT_OK; j++)
@@ -172,26 +177,48 @@ static void weights_at(const gsl_vector *s, double tau, gsl_vector *w, double *t
     *sum_err = fabs(sum - 1.0);
 }
 
+/* A position and its score, to list positions from the largest score down. */
+typedef struct {
+    double score;
+    size_t pos;
+} ranked;
+
+static int by_score_down(const void *a, const void *b)
+{
+    double x = ((const ranked *)a)->score, y = ((const ranked *)b)->score;
+    return (x < y) - (x > y);
+}
+
+enum { MAX_TOKENS = 512, NAMED_LINES = 7 }; /* the figure names the 7 largest scores */
+
 static void plot_temperature(const invent_opts *o, const gsl_vector *s, gsl_vector *w,
                              double tau_scaled)
 {
     plot *p = plot_begin(o, "ch07_temperature");
     plot *q = plot_begin(o, "ch07_entropy");
-    char scores[1024] = "";
-    for (size_t i = 0; i < s->size && i < 64; i++) {
+    size_t T = s->size;
+    ranked order[MAX_TOKENS];
+    for (size_t i = 0; i < T; i++)
+        order[i] = (ranked){gsl_vector_get(s, i), i};
+    qsort(order, T, sizeof order[0], by_score_down);
+    char scores[256] = "";
+    for (size_t k = 0; k < T && k < NAMED_LINES; k++) {
         size_t used = strlen(scores);
-        snprintf(scores + used, sizeof scores - used, "%s%.2f", i ? " " : "", gsl_vector_get(s, i));
+        snprintf(scores + used, sizeof scores - used, "%s%.2f", k ? " " : "", order[k].score);
     }
-    plot_set(p, "T", (double)s->size);
+    plot_set(p, "T", (double)T);
+    plot_set(p, "named", (double)(T < NAMED_LINES ? T : NAMED_LINES));
     plot_set_text(p, "scores", scores);
+    plot_set(p, "rest_high", T > NAMED_LINES ? order[NAMED_LINES].score : 0.0);
+    plot_set(p, "rest_low", order[T - 1].score);
     plot_set(p, "tau_scaled", tau_scaled);
-    plot_set(q, "T", (double)s->size);
+    plot_set(q, "T", (double)T);
     double a, b, c;
-    for (size_t i = 0; i < s->size; i++) {
-        plot_block(p, "tau  weight_of_this_position  score");
-        for (int k = 0; k < N_TAU; k++) {
-            weights_at(s, tau_at(k), w, &a, &b, &c);
-            PLOT_ROW(p, tau_at(k), gsl_vector_get(w, i), gsl_vector_get(s, i));
+    for (size_t k = 0; k < T; k++) {
+        plot_block(p, "tau  weight_of_this_position  score (blocks from the largest score down)");
+        for (int j = 0; j < N_TAU; j++) {
+            weights_at(s, tau_at(j), w, &a, &b, &c);
+            PLOT_ROW(p, tau_at(j), gsl_vector_get(w, order[k].pos), order[k].score);
         }
     }
     plot_block(q, "tau  entropy_nats");
@@ -239,7 +266,7 @@ static int temperature_section(const invent_opts *o, const example *m)
         prev_top = largest;
         prev_entropy = entropy;
         if (k % 20 == 0)
-            report_line(o, "  %6.2g   %14.4f   %14.4f", tau_at(k), largest, entropy);
+            report_line(o, "  %6.4g   %14.4f   %14.4f", tau_at(k), largest, entropy);
     }
     report_line(o, "%s", "");
     check_at_most("S2", "the weights sum to 1 at every tau from 0.01 to 100 (largest |sum - 1|)",
@@ -325,12 +352,12 @@ static int forms_section(const invent_opts *o, const example *m)
         status = attn_matrix_form(p.Q, p.K, p.V, scale, ATTN_CAUSAL, mat);
     if (status == INVENT_OK)
         status = attn_weights(p.Q, p.K, scale, ATTN_CAUSAL, S);
-    if (status == INVENT_OK &&
-        (dump_matrix(o, "X", m->X) || dump_matrix(o, "W_q", m->Wq) || dump_matrix(o, "W_k", m->Wk) ||
-         dump_matrix(o, "W_v", m->Wv) || dump_matrix(o, "output", mat) ||
-         dump_matrix(o, "weights", S)))
-        status = INVENT_EIO;
-    if (status == INVENT_OK) {
+    /* dump_matrix reports its own failure: no second message for it */
+    int dump_failed = status == INVENT_OK &&
+                      (dump_matrix(o, "X", m->X) || dump_matrix(o, "W_q", m->Wq) ||
+                       dump_matrix(o, "W_k", m->Wk) || dump_matrix(o, "W_v", m->Wv) ||
+                       dump_matrix(o, "output", mat) || dump_matrix(o, "weights", S));
+    if (status == INVENT_OK && !dump_failed) {
         print_per_position(o, sum, mat);
         check_matrix_close("S3", "the per-position sums equal softmax(Q K^T / sqrt(r) + M) V with "
                                  "a causal mask, at every position", sum, mat, 1e-12);
@@ -340,7 +367,15 @@ static int forms_section(const invent_opts *o, const example *m)
     gsl_matrix_free(mat);
     gsl_matrix_free(S);
     qkv_free(&p);
-    return status == INVENT_OK ? 0 : chapter_fail(o, "computing attention", status);
+    if (status != INVENT_OK)
+        return chapter_fail(o, "computing attention", status);
+    return dump_failed ? CHAPTER_EXIT_RUNTIME : 0;
+}
+
+static int by_size(const void *a, const void *b)
+{
+    size_t x = *(const size_t *)a, y = *(const size_t *)b;
+    return (x > y) - (x < y);
 }
 
 /* T -> how many of the T^2 entries a causal mask sets to -infinity, counted */
@@ -366,9 +401,12 @@ static int waste_section(const invent_opts *o, size_t tokens)
                    "sequences. It is still the form real systems use, because one large matrix "
                    "product runs far faster than T small ones.");
     report_line(o, "       T          scores          masked   wasted fraction");
-    const size_t Ts[] = {tokens, 2, 16, 128, 512};
+    size_t Ts[6] = {2, 16, 128, 512}, n = 4;
+    if (tokens != 2 && tokens != 16 && tokens != 128 && tokens != 512)
+        Ts[n++] = tokens;
+    qsort(Ts, n, sizeof Ts[0], by_size);
     int agree = 1;
-    for (int k = 0; k < 5; k++) {
+    for (size_t k = 0; k < n; k++) {
         uint64_t masked = 0, T = Ts[k];
         if (count_masked(Ts[k], &masked) != INVENT_OK)
             return chapter_fail(o, "counting masked scores", INVENT_ENOMEM);
@@ -383,11 +421,13 @@ static int waste_section(const invent_opts *o, size_t tokens)
                 (unsigned long long)(T * (T - 1) / 2), (double)(T - 1) / (double)(2 * T));
     report_line(o, "%s", "");
     check_true("S4", "the causal mask discards T(T-1)/2 of the T^2 scores (counted on the masked "
-                     "matrix for T = --tokens, 2, 16, 128, 512)",
+                     "matrix for T = 2, 16, 128, 512 and the chosen T)",
                agree, agree ? "every count equals T(T-1)/2" : "a count differs from T(T-1)/2");
     uint64_t masked = 0;
     count_masked(tokens, &masked);
-    check_close("S4", "wasted fraction at T = --tokens is (T-1)/(2T)",
+    char what[128];
+    snprintf(what, sizeof what, "wasted fraction at T = %zu is (T-1)/(2T)", tokens);
+    check_close("S4", what,
                 (double)masked / (double)(tokens * tokens),
                 (double)(tokens - 1) / (double)(2 * tokens), 1e-15);
     return 0;
@@ -467,10 +507,11 @@ int main(int argc, char **argv)
 {
     sizes s = {.tokens = 8, .dim = 16, .rank = 8, .heads = 4};
     const cli_option options[] = {
-        {"tokens", CLI_SIZE, &s.tokens, 2, 512, "tokens T"},
+        {"tokens", CLI_SIZE, &s.tokens, 2, MAX_TOKENS, "tokens T"},
         {"dim", CLI_SIZE, &s.dim, 1, 256, "size d of a token"},
         {"rank", CLI_SIZE, &s.rank, 1, 256, "size r of queries and keys (at most --dim)"},
-        {"heads", CLI_SIZE, &s.heads, 1, 64, "score functions H in the swap of sums"},
+        {"heads", CLI_SIZE, &s.heads, 1, MAX_HEADS,
+         "score functions H in the swap of sums (it builds T H d x d matrices)"},
     };
     const cli_spec spec = {"ch07", "Chapter 7: softmax over positions, temperature, causal mask.",
                            options, (int)(sizeof options / sizeof options[0])};

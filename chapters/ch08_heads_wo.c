@@ -118,10 +118,10 @@ static int concat_versus_sum(const invent_opts *o, example *e)
                            e->out, sum, 1e-12);
         check_matrix_close("H1", "the library's multi-head attention (heads as views of one "
                            "matrix) gives the same output", lib, e->out, 1e-12);
-        status = dump_matrix(o, "X", e->X) || dump_matrix(o, "Wq", e->w->Wq) ||
-                 dump_matrix(o, "Wk", e->w->Wk) || dump_matrix(o, "Wv", e->w->Wv) ||
-                 dump_matrix(o, "Wo", e->w->Wo) || dump_matrix(o, "heads_concat", C) ||
-                 dump_matrix(o, "out", e->out);
+        const char *names[] = {"X", "Wq", "Wk", "Wv", "Wo", "heads_concat", "out"};
+        const gsl_matrix *dumped[] = {e->X, e->w->Wq, e->w->Wk, e->w->Wv, e->w->Wo, C, e->out};
+        for (size_t i = 0; i < sizeof names / sizeof names[0] && status == INVENT_OK; i++)
+            status = dump_matrix(o, names[i], dumped[i]);
     }
     gsl_matrix_free(C);
     gsl_matrix_free(sum);
@@ -346,6 +346,8 @@ static int run(const invent_opts *o, const sizes *s, gsl_rng *rng)
     if (status == INVENT_OK)
         status = circuit_section(o, &e, rng);
     example_free(&e);
+    if (status == INVENT_EIO) /* only dump_matrix fails so, and it has said where */
+        return CHAPTER_EXIT_RUNTIME;
     return status == INVENT_OK ? 0 : chapter_fail(o, "computing the heads", status);
 }
 
@@ -354,7 +356,8 @@ int main(int argc, char **argv)
     sizes s = {.dim = 64, .heads = 8, .seq = 10};
     const cli_option options[] = {
         {"dim", CLI_SIZE, &s.dim, 2, 256, "model width d"},
-        {"heads", CLI_SIZE, &s.heads, 1, 64, "number of heads H (must divide d; r = d/H)"},
+        {"heads", CLI_SIZE, &s.heads, 1, 64,
+         "number of heads H (must divide d; r = d/H; --heads * --dim^3 at most 2^28)"},
         {"seq", CLI_SIZE, &s.seq, 1, 512, "tokens T in the worked example"},
     };
     const cli_spec spec = {"ch08", "Chapter 8: many heads, and the output matrix W_o.", options,
@@ -366,6 +369,10 @@ int main(int argc, char **argv)
         return rc;
     if (s.dim % s.heads != 0)
         return cli_fail(&o, "--heads (%zu) must divide --dim (%zu)", s.heads, s.dim);
+    if ((double)s.heads * pow((double)s.dim, 3) > (double)(1u << 28))
+        return cli_fail(&o, "--heads * --dim^3 must be at most 2^28 (one SVD of a d x d matrix "
+                            "per head; keeps the run to a few seconds), got %.0f",
+                        (double)s.heads * pow((double)s.dim, 3));
     gsl_rng *rng = rng_new(o.seed);
     if (!rng)
         return chapter_fail(&o, "creating the random generator", INVENT_ENOMEM);

@@ -55,8 +55,10 @@ static int sum_form_section(const invent_opts *o, const sizes *s, gsl_rng *rng)
     if (status == INVENT_OK) {
         check_matrix_close("M1", "W2 f(W1 x + b1) + b2 equals the sum over hidden units of "
                            "f(k_i . x + b1_i) v_i, plus b2", Ysum, Y, 1e-12);
-        status = dump_matrix(o, "m1_X", X) || dump_matrix(o, "m1_W1", w->W1) ||
-                 dump_matrix(o, "m1_W2", w->W2) || dump_matrix(o, "m1_Y", Y);
+        const char *names[] = {"m1_X", "m1_W1", "m1_W2", "m1_Y"};
+        const gsl_matrix *dumped[] = {X, w->W1, w->W2, Y};
+        for (size_t i = 0; i < 4 && status == INVENT_OK; i++)
+            status = dump_matrix(o, names[i], dumped[i]);
     }
     mlp_free(w);
     gsl_matrix_free(X);
@@ -191,9 +193,11 @@ static int memory_section(const invent_opts *o, const sizes *s, gsl_rng *rng)
     if (status == INVENT_OK) {
         check_memory(o, &mem);
         plot_memory(o, &mem);
-        status = dump_matrix(o, "memory_keys", mem.keys) ||
-                 dump_matrix(o, "memory_values", mem.values) ||
-                 dump_matrix(o, "memory_recall", mem.recall);
+        status = dump_matrix(o, "memory_keys", mem.keys);
+        if (status == INVENT_OK)
+            status = dump_matrix(o, "memory_values", mem.values);
+        if (status == INVENT_OK)
+            status = dump_matrix(o, "memory_recall", mem.recall);
     }
     memory_free(&mem);
     return status;
@@ -314,8 +318,10 @@ static int second_difference(stream_fn g, const mlp_weights *w, const gsl_matrix
     int status = sum && zero && g12 && g1 && g2 && g0 ? INVENT_OK : INVENT_ENOMEM;
     if (status == INVENT_OK) {
         gsl_matrix_add(sum, C2);
-        status = g(w, Wo, X, sum, g12) || g(w, Wo, X, C1, g1) || g(w, Wo, X, C2, g2) ||
-                 g(w, Wo, X, zero, g0);
+        const gsl_matrix *in[] = {sum, C1, C2, zero};
+        gsl_matrix *out[] = {g12, g1, g2, g0};
+        for (size_t i = 0; i < 4 && status == INVENT_OK; i++)
+            status = g(w, Wo, X, in[i], out[i]);
     }
     if (status == INVENT_OK) {
         double scale = gsl_matrix_max(g1) - gsl_matrix_min(g1);
@@ -364,8 +370,9 @@ static int absorb_build(const sizes *s, gsl_rng *rng, absorb_setup *a)
     gsl_matrix *out = gsl_matrix_alloc(s->seq, d);
     int status = a->tr && a->tr2 && out ? INVENT_OK : INVENT_ENOMEM;
     if (status == INVENT_OK)
-        status = mha_forward(a->attn, a->X, ATTN_CAUSAL, a->tr, out) ||
-                 mha_forward(a->attn, a->X2, ATTN_CAUSAL, a->tr2, out);
+        status = mha_forward(a->attn, a->X, ATTN_CAUSAL, a->tr, out);
+    if (status == INVENT_OK)
+        status = mha_forward(a->attn, a->X2, ATTN_CAUSAL, a->tr2, out);
     gsl_matrix_free(out);
     return status;
 }
@@ -381,7 +388,9 @@ static int single_skip(const absorb_setup *a, double *diff)
     gsl_matrix *y = gsl_matrix_alloc(T, d), *y2 = gsl_matrix_alloc(T, d);
     int status = merged.W1 && attn && y && y2 ? INVENT_OK : INVENT_ENOMEM;
     if (status == INVENT_OK)
-        status = mlp_forward(a->mlp, attn, NULL, y) || mlp_forward(&merged, C, NULL, y2);
+        status = mlp_forward(a->mlp, attn, NULL, y);
+    if (status == INVENT_OK)
+        status = mlp_forward(&merged, C, NULL, y2);
     if (status == INVENT_OK) {
         gsl_matrix_add(y, a->X); /* the one skip: around attention and MLP together */
         gsl_matrix_add(y2, a->X);
@@ -444,6 +453,8 @@ static int run(const invent_opts *o, const sizes *s, gsl_rng *rng)
         status = counting_section(o, s, rng);
     if (status == INVENT_OK)
         status = absorption_section(o, s, rng);
+    if (status == INVENT_EIO) /* only dump_matrix fails so, and it has said where */
+        return CHAPTER_EXIT_RUNTIME;
     return status == INVENT_OK ? 0 : chapter_fail(o, "computing the MLP", status);
 }
 
@@ -454,7 +465,7 @@ int main(int argc, char **argv)
         {"dim", CLI_SIZE, &s.dim, 32, 512, "width d of the residual stream"},
         {"hidden", CLI_SIZE, &s.hidden, 1, 4096, "hidden units m of the random MLP (m > d)"},
         {"pairs", CLI_SIZE, &s.pairs, 1, 64, "(key, value) pairs in the hand-built memory"},
-        {"seq", CLI_SIZE, &s.seq, 1, 512, "tokens T"},
+        {"seq", CLI_SIZE, &s.seq, 1, 512, "tokens T (--seq * --hidden * --dim at most 2^28)"},
         {"heads", CLI_SIZE, &s.heads, 1, 64, "attention heads H in M4 (must divide d)"},
     };
     const cli_spec spec = {"ch09", "Chapter 9: the MLP as a key-value memory.", options,
@@ -468,6 +479,9 @@ int main(int argc, char **argv)
     if (s.hidden <= s.dim)
         return cli_fail(&o, "--hidden (%zu) must exceed --dim (%zu): the counting argument is "
                             "about more units than coordinates", s.hidden, s.dim);
+    if ((double)s.seq * (double)s.hidden * (double)s.dim > (double)(1u << 28))
+        return cli_fail(&o, "--seq * --hidden * --dim must be at most 2^28 (keeps the run to a "
+                            "few seconds), got %.0f", (double)s.seq * (double)s.hidden * (double)s.dim);
     if (s.pairs > s.dim / 4)
         return cli_fail(&o, "--pairs (%zu) must be at most --dim / 4 (%zu), so that a random "
                             "input stays unrelated to every key", s.pairs, s.dim / 4);

@@ -158,8 +158,8 @@ static void cost_section(const invent_opts *o, const sizes *z, const sweep *w)
                 "the score matrix it holds; the naive loops are timed in the CPU time of "
                 "this process (the fastest of %zu runs at the longest T, more at shorter T), "
                 "which other programs on a busy machine barely move. "
-                "H = %zu heads of size %zu, T doubling from %zu to %zu.",
-                z->repeats, z->heads, z->dh, z->tmin, z->tmax);
+                "H = %zu head%s of size %zu, T doubling from %zu to %zu.",
+                z->repeats, z->heads, z->heads == 1 ? "" : "s", z->dh, z->tmin, z->tmax);
     print_cost_table(o, z, w);
     double p_madds = exponent_of(w, w->madds_full), p_bytes = exponent_of(w, w->score_bytes);
     double p_time = exponent_of(w, w->cpu_ms);
@@ -344,12 +344,14 @@ static int window_section(const invent_opts *o, const sizes *z, const sweep *w, 
         plot_recall(o, z, &c);
     }
     free(c.distance), free(c.full), free(c.windowed);
+    if (status == INVENT_EIO) /* only dump_matrix fails so, and it has said where */
+        return CHAPTER_EXIT_RUNTIME;
     return status == INVENT_OK ? 0 : chapter_fail(o, "running the recall probe", status);
 }
 
 /* ---------------------------------------------------------------- N3 */
 
-static void memory_section(const invent_opts *o, const sweep *w)
+static void memory_section(const invent_opts *o, const sweep *w, int workers)
 {
     report_section(o, "The same output without the T x T matrix (N3)");
     report_text(o,
@@ -357,9 +359,9 @@ static void memory_section(const invent_opts *o, const sweep *w)
                 "it streams the visible key blocks past, keeping per query a running maximum "
                 "m, a running sum l of exp(score - m) and an unnormalised output; a new block "
                 "with a larger maximum rescales both by exp(m_old - m_new) (Milakov and "
-                "Gimelshein, 2018). Its extra memory, as allocated, next to the matrix "
-                "form's:",
-                ATTN_TILE);
+                "Gimelshein, 2018). Its extra memory, as allocated for its %d worker "
+                "thread%s, next to the matrix form's:",
+                ATTN_TILE, workers, workers == 1 ? "" : "s");
     report_line(o, "     T   matrix form: scores   tiled: all extra   max |tiled - matrix| / max");
     double worst = 0.0;
     for (size_t i = 0; i < w->n; i++) {
@@ -376,8 +378,9 @@ static void memory_section(const invent_opts *o, const sweep *w)
     check_true("N3", "the tiled kernel's extra memory grows at most linearly in T (O(T))",
                p_tiled <= 1.0, detail);
     size_t last = w->n - 1;
-    check_at_most("N3", "at the longest T it holds less than the score matrix of one head "
-                        "(ratio of bytes)", w->tiled_bytes[last] / w->score_bytes[last], 0.5);
+    check_at_most("N3", "at the longest T each worker thread holds less than half the score "
+                        "matrix of one head (ratio of bytes)",
+                  w->tiled_bytes[last] / workers / w->score_bytes[last], 0.5);
 }
 
 static void plot_cost(const invent_opts *o, const sizes *z, const sweep *w)
@@ -405,6 +408,45 @@ static void plot_cost(const invent_opts *o, const sizes *z, const sweep *w)
     plot_render(p, "ch11_memory.gp");
 }
 
+/* -> bytes of scratch one worker of the tiled kernel allocates for heads of size dh
+ * (the same at every T: a few tiles), measured on a one-token problem */
+static int tiled_bytes_per_worker(size_t dh, gsl_rng *r, double *bytes)
+{
+    problem p;
+    attn_cost cost;
+    int status = problem_new(1, 1, dh, 0, r, &p);
+    if (status != INVENT_OK)
+        return status;
+    status = attn_tiled(&p.s, p.q, p.k, p.v, p.out, &cost);
+    problem_free(&p);
+    *bytes = (double)cost.scratch_bytes / workers_count();
+    return status;
+}
+
+/* the limits between options; -> 0, or the exit code of cli_fail */
+static int check_sizes(const invent_opts *o, const sizes *z, double worker_bytes)
+{
+    double work = (double)z->repeats * (double)z->tmax * (double)z->tmax * (double)z->heads *
+                  (double)z->dh;
+    if (z->tmax < 8 * z->tmin)
+        return cli_fail(o, "--tmax (%zu) must be at least 8 times --tmin (%zu): the fits need "
+                           "four lengths", z->tmax, z->tmin);
+    if (z->tmax * z->heads * z->dh > ((size_t)1 << 24))
+        return cli_fail(o, "--tmax * --heads * --dh must be at most 2^24 (memory of the "
+                           "kernels), got %zu", z->tmax * z->heads * z->dh);
+    if (work > (double)(1u << 28))
+        return cli_fail(o, "--repeats * --tmax^2 * --heads * --dh must be at most 2^28 (keeps "
+                           "the timed naive loops to a few seconds), got %.0f", work);
+    if (z->window >= z->tmin || z->window >= z->probe)
+        return cli_fail(o, "--window (%zu) must be smaller than --tmin (%zu) and --probe (%zu)",
+                        z->window, z->tmin, z->probe);
+    if (2.0 * worker_bytes >= 4.0 * (double)z->tmax * (double)z->tmax)
+        return cli_fail(o, "--tmax (%zu) is too short for --dh %zu: one worker's tiles (%.0f B) "
+                           "must be less than half of one head's score matrix at --tmax (%.0f B)",
+                        z->tmax, z->dh, worker_bytes, 4.0 * (double)z->tmax * (double)z->tmax);
+    return 0;
+}
+
 static int dump_sweep(const invent_opts *o, const sweep *w)
 {
     gsl_matrix *m = gsl_matrix_alloc(w->n, 7);
@@ -426,13 +468,16 @@ int main(int argc, char **argv)
     sizes z = {.tmin = 64, .tmax = 512, .heads = 1, .dh = 64, .window = 32, .probe = 256,
                .repeats = 3};
     const cli_option options[] = {
-        {"tmin", CLI_SIZE, &z.tmin, 2, 4096, "shortest sequence T of the sweep"},
-        {"tmax", CLI_SIZE, &z.tmax, 8, 8192,
-         "longest T (T doubles from --tmin, 3 doublings at least)"},
+        {"tmin", CLI_SIZE, &z.tmin, 16, 512,
+         "shortest sequence T of the sweep (from 16: below, T(T+1)/2 is far from T^2/2)"},
+        {"tmax", CLI_SIZE, &z.tmax, 128, 4096,
+         "longest T (T doubles from --tmin, 3 doublings at least; --repeats * --tmax^2 * "
+         "--heads * --dh at most 2^28, a few seconds)"},
         {"heads", CLI_SIZE, &z.heads, 1, 64, "heads H"},
         {"dh", CLI_SIZE, &z.dh, 16, 256, "size dh of one head"},
-        {"window", CLI_SIZE, &z.window, 1, 4096, "width w of the sliding window"},
-        {"probe", CLI_SIZE, &z.probe, 8, 4096, "tokens in the recall probe (more than --window)"},
+        {"window", CLI_SIZE, &z.window, 1, 511,
+         "width w of the sliding window (less than --tmin and --probe)"},
+        {"probe", CLI_SIZE, &z.probe, 8, 4096, "tokens in the recall probe"},
         {"repeats", CLI_SIZE, &z.repeats, 1, 50,
          "timings at the longest T, times (tmax/T)^2 at shorter T (the fastest counts)"},
     };
@@ -443,28 +488,24 @@ int main(int argc, char **argv)
     int rc = chapter_begin(argc, argv, &spec, "Chapter 11: why it is not inevitable", &o);
     if (rc != CLI_RUN)
         return rc;
-    if (z.tmax < 8 * z.tmin)
-        return cli_fail(&o, "--tmax (%zu) must be at least 8 times --tmin (%zu): the fits need "
-                            "four lengths", z.tmax, z.tmin);
-    if (z.tmax * z.heads * z.dh > ((size_t)1 << 24))
-        return cli_fail(&o, "--tmax * --heads * --dh must be at most 2^24 (memory and time of "
-                            "the naive loops), got %zu", z.tmax * z.heads * z.dh);
-    if (z.window >= z.tmin || z.window >= z.probe)
-        return cli_fail(&o, "--window (%zu) must be smaller than --tmin (%zu) and --probe (%zu)",
-                        z.window, z.tmin, z.probe);
     sweep w;
+    double worker_bytes = 0.0;
     gsl_rng *r = rng_new(o.seed);
     if (!r)
         return chapter_fail(&o, "creating the random generator", INVENT_ENOMEM);
-    rc = run_sweep(&o, &z, r, &w);
+    int status = tiled_bytes_per_worker(z.dh, r, &worker_bytes);
+    rc = status == INVENT_OK ? check_sizes(&o, &z, worker_bytes)
+                             : chapter_fail(&o, "measuring the tiled kernel", status);
+    if (rc == 0)
+        rc = run_sweep(&o, &z, r, &w);
     if (rc == 0 && dump_sweep(&o, &w) != INVENT_OK)
-        rc = chapter_fail(&o, "dumping the sweep", INVENT_EIO);
+        rc = CHAPTER_EXIT_RUNTIME; /* dump_matrix has said what went wrong */
     if (rc == 0) {
         cost_section(&o, &z, &w);
         rc = window_section(&o, &z, &w, r);
     }
     if (rc == 0) {
-        memory_section(&o, &w);
+        memory_section(&o, &w, workers_count());
         plot_cost(&o, &z, &w);
     }
     gsl_rng_free(r);

@@ -25,6 +25,7 @@
 #define MAX_SEEDS 8
 #define MAX_LENGTHS 8
 #define MAX_RANKS 4
+#define MAX_STATE 40 /* largest recurrent state m of L2 (2 * 16 keys, and then some) */
 
 typedef struct {
     int full;       /* --full: more seeds, lengths and steps */
@@ -101,6 +102,31 @@ static int gradient_section(const invent_opts *o)
 }
 
 /* ------------------------------------------------------------------ L2 */
+
+/* L2 compares readers of about the same size: counts within 25% of each other */
+static int similar_counts(size_t a, size_t b)
+{
+    double ratio = (double)a / (double)b;
+    return ratio > 0.8 && ratio < 1.25;
+}
+
+/* -> the parameter counts of the recurrent reader with state m and of the attention reader */
+static int recall_param_counts(const sizes *s, size_t m, size_t *rnn_n, size_t *att_n)
+{
+    gsl_rng *r = rng_new(0); /* the weights are thrown away: only the counts matter */
+    model rnn = {0}, att = {0};
+    int status = r ? learn_recall_rnn(2 * s->keys, m, s->keys, r, &rnn) : INVENT_ENOMEM;
+    if (status == INVENT_OK)
+        status = learn_recall_attention(2 * s->keys, 1, s->keys, s->keys, r, &att);
+    if (status == INVENT_OK) {
+        *rnn_n = params_count(rnn.params);
+        *att_n = params_count(att.params);
+    }
+    model_release(&rnn);
+    model_release(&att);
+    gsl_rng_free(r);
+    return status;
+}
 
 typedef struct {
     double rnn[MAX_LENGTHS][MAX_SEEDS], attention[MAX_LENGTHS][MAX_SEEDS];
@@ -192,9 +218,9 @@ static void recall_checks(const sizes *s, const schedule *sc, const recall_resul
     check_at_least("L2", "at the longest sequence attention beats the fixed state (gap in "
                          "mean accuracy)",
                    mean_of(res->attention[last], s->seeds) - rnn_last, 0.3);
-    double ratio = (double)res->rnn_params / (double)res->attention_params;
     check_true("L2", "the two readers have similar parameter counts (within 25%)",
-               ratio > 0.8 && ratio < 1.25, "counted from the models' parameter lists");
+               similar_counts(res->rnn_params, res->attention_params),
+               "counted from the models' parameter lists");
 }
 
 static void recall_plot(const invent_opts *o, const sizes *s, const schedule *sc,
@@ -226,11 +252,12 @@ static int recall_section(const invent_opts *o, const sizes *s, const schedule *
                    "and answers from the last state; the attention reader keeps every token "
                    "and lets the query look back at them through one attention layer (one "
                    "head, W_o). Both end in the same linear read-out and are trained with "
-                   "Adam (Kingma and Ba, 2015) on %zu sequences for %zu steps of %zu, then "
+                   "Adam (Kingma and Ba, 2015) on %zu sequences for %zu steps (batches of %zu), then "
                    "tested on %zu new ones.",
                 s->keys, s->keys, s->state, sc->train_examples, sc->recall.steps,
                 sc->recall.batch, sc->test_examples);
     recall_results *res = calloc(1, sizeof *res);
+    int dump_failed = 0;
     if (!res)
         return chapter_fail(o, "allocating the recall results", INVENT_ENOMEM);
     int status = INVENT_OK;
@@ -242,10 +269,10 @@ static int recall_section(const invent_opts *o, const sizes *s, const schedule *
                                                              s->seeds, MAX_SEEDS);
         gsl_matrix_view att = gsl_matrix_view_array_with_tda(&res->attention[0][0],
                                                              sc->n_lengths, s->seeds, MAX_SEEDS);
-        status = dump_matrix(o, "recall_accuracy_recurrent", &rnn.matrix) ||
-                 dump_matrix(o, "recall_accuracy_attention", &att.matrix);
+        dump_failed = dump_matrix(o, "recall_accuracy_recurrent", &rnn.matrix) != INVENT_OK ||
+                      dump_matrix(o, "recall_accuracy_attention", &att.matrix) != INVENT_OK;
     }
-    if (status == INVENT_OK) {
+    if (status == INVENT_OK && !dump_failed) {
         report_text(o, "Parameters: recurrent reader %zu, attention reader %zu.",
                     res->rnn_params, res->attention_params);
         recall_table(o, s, sc, res);
@@ -257,7 +284,9 @@ static int recall_section(const invent_opts *o, const sizes *s, const schedule *
                        "looked up, by matching the query's key against every stored key.");
     }
     free(res);
-    return status == INVENT_OK ? 0 : chapter_fail(o, "training the recall readers", status);
+    if (status != INVENT_OK)
+        return chapter_fail(o, "training the recall readers", status);
+    return dump_failed ? CHAPTER_EXIT_RUNTIME : 0; /* dump_matrix has said what went wrong */
 }
 
 /* ------------------------------------------------------------------ L3 */
@@ -339,8 +368,9 @@ static void score_checks(const sizes *s, const score_results *res)
     double prod = mean_of(res->product, s->seeds), add = mean_of(res->additive, s->seeds);
     check_at_least("L3", "the product score learns sign agreement (mean held-out accuracy)",
                    prod, 0.95);
-    check_at_most("L3", "the additive tanh score does not: it stays at or below its "
-                        "3-of-4-quadrants ceiling of 0.75 (mean held-out accuracy)",
+    check_at_most("L3", "the additive tanh score does not: it stays at its 3-of-4-quadrants "
+                        "ceiling of 0.75, give or take sampling noise (mean held-out "
+                        "accuracy, at most 0.8)",
                   add, 0.8);
     check_at_least("L3", "with fewer parameters, the product is ahead (accuracy gap)",
                    prod - add, 0.15);
@@ -361,10 +391,10 @@ static int score_section(const invent_opts *o, const sizes *s, const schedule *s
     int status = res.region[0] && res.region[1] ? INVENT_OK : INVENT_ENOMEM;
     for (size_t j = 0; j < s->seeds && status == INVENT_OK; j++)
         status = score_run(o, s, sc, j, &res);
-    if (status == INVENT_OK)
-        status = dump_matrix(o, "region_product", res.region[0]) ||
-                 dump_matrix(o, "region_additive", res.region[1]);
-    if (status == INVENT_OK) {
+    int dump_failed = status == INVENT_OK &&
+                      (dump_matrix(o, "region_product", res.region[0]) != INVENT_OK ||
+                       dump_matrix(o, "region_additive", res.region[1]) != INVENT_OK);
+    if (status == INVENT_OK && !dump_failed) {
         report_line(o, "  score           parameters   held-out accuracy (mean +- sd, %zu runs)",
                     s->seeds);
         report_line(o, "  product         %10zu   %.3f +- %.3f", res.product_params,
@@ -391,7 +421,9 @@ static int score_section(const invent_opts *o, const sizes *s, const schedule *s
     }
     gsl_matrix_free(res.region[0]);
     gsl_matrix_free(res.region[1]);
-    return status == INVENT_OK ? 0 : chapter_fail(o, "training the two scores", status);
+    if (status != INVENT_OK)
+        return chapter_fail(o, "training the two scores", status);
+    return dump_failed ? CHAPTER_EXIT_RUNTIME : 0; /* dump_matrix has said what went wrong */
 }
 
 /* ------------------------------------------------------------------ L4 */
@@ -472,8 +504,9 @@ static int bilinear_run(const invent_opts *o, const sizes *s, const schedule *sc
     dataset *te = tr ? task_teacher_argmax(sc->test_examples, 8, teacher, r) : NULL;
     int status = te ? INVENT_OK : INVENT_ENOMEM;
     if (status == INVENT_OK && j == 0)
-        status = linalg_singular_values(teacher, res->teacher_spectrum) ||
-                 dump_matrix(o, "teacher_A", teacher);
+        status = linalg_singular_values(teacher, res->teacher_spectrum);
+    if (status == INVENT_OK && j == 0)
+        status = dump_matrix(o, "teacher_A", teacher);
     for (size_t k = 0; k < sc->n_ranks && status == INVENT_OK; k++)
         status = bilinear_one(o, s, sc, k, j, tr, te, r, res);
     dataset_free(tr);
@@ -514,7 +547,7 @@ static void bilinear_table(const invent_opts *o, const sizes *s, const schedule 
         rank[j] = (double)res->learned_rank[j];
     }
     report_line(o, "%s", "");
-    report_text(o, "Over %zu runs the free A puts %.1f%% (sd %.1f) of its squared norm in "
+    report_text(o, "Over %zu runs the free A puts %.1f%% (sd %.1f percentage points) of its squared norm in "
                    "its top %zu singular directions; its numerical rank (singular values above "
                    "10%% of the largest) is %.1f on average.",
                 s->seeds, 100.0 * mean_of(share, s->seeds), 100.0 * sd_of(share, s->seeds),
@@ -644,7 +677,7 @@ static int bilinear_section(const invent_opts *o, const sizes *s, const schedule
                    "with x_L^T A* x_i, A* of rank %zu; the label is its favourite. Students "
                    "learn the same kind of score: a free d x d matrix A (started at zero), or "
                    "W_q^T W_k through rank r (started small and random), each trained with Adam "
-                   "on the same %zu examples, %zu steps of %zu.",
+                   "on the same %zu examples, %zu steps (batches of %zu).",
                 s->dim, s->teacher, sc->train_examples, sc->bilinear.steps, sc->bilinear.batch);
     bilinear_results *res = bilinear_alloc(s, sc);
     if (!res)
@@ -664,10 +697,35 @@ static int bilinear_section(const invent_opts *o, const sizes *s, const schedule
         bilinear_verdict(o, s, sc, res);
     }
     bilinear_free(res);
+    if (status == INVENT_EIO) /* only dump_matrix fails so, and it has said where */
+        return CHAPTER_EXIT_RUNTIME;
     return status == INVENT_OK ? 0 : chapter_fail(o, "training the bilinear scores", status);
 }
 
 /* ------------------------------------------------------------------ main */
+
+/* --state must keep the two L2 readers of similar size; -> 0, or an exit code */
+static int check_state(const invent_opts *o, const sizes *s)
+{
+    size_t rnn_n = 0, att_n = 0, lo = 0, hi = 0;
+    int status = recall_param_counts(s, s->state, &rnn_n, &att_n);
+    if (status != INVENT_OK)
+        return chapter_fail(o, "counting the L2 parameters", status);
+    if (similar_counts(rnn_n, att_n))
+        return 0;
+    for (size_t m = 1; m <= MAX_STATE && status == INVENT_OK; m++) {
+        size_t a = 0, b = 0;
+        status = recall_param_counts(s, m, &a, &b);
+        if (status == INVENT_OK && similar_counts(a, b)) {
+            lo = lo ? lo : m;
+            hi = m;
+        }
+    }
+    return cli_fail(o, "--state %zu gives the recurrent reader %zu parameters against the "
+                       "attention reader's %zu; L2 compares readers of similar size (within "
+                       "25%%): with --keys %zu use --state %zu to %zu, or 0",
+                    s->state, rnn_n, att_n, s->keys, lo, hi);
+}
 
 static schedule make_schedule(const sizes *s)
 {
@@ -706,12 +764,16 @@ int main(int argc, char **argv)
         {"seeds", CLI_SIZE, &s.seeds, 0, MAX_SEEDS,
          "training runs per setting (0: 3 quick, 5 with --full)"},
         {"keys", CLI_SIZE, &s.keys, 4, 16, "L2: number of keys, and of values"},
-        {"state", CLI_SIZE, &s.state, 0, 64,
+        {"state", CLI_SIZE, &s.state, 0, MAX_STATE,
          "L2: size m of the recurrent state (0: 2 * keys, which gives both readers the same "
-         "number of parameters)"},
+         "number of parameters; others must stay within 25% of that count)"},
         {"hidden", CLI_SIZE, &s.hidden, 1, 64, "L3: hidden units h of both scores"},
-        {"dim", CLI_SIZE, &s.dim, 2, 32, "L4: token size d"},
-        {"teacher", CLI_SIZE, &s.teacher, 2, 16, "L4: rank of the teacher's score matrix"},
+        {"dim", CLI_SIZE, &s.dim, 4, 16,
+         "L4: token size d (up to 16: beyond, a free d x d A overfits the 1024 examples and "
+         "the ranks no longer separate)"},
+        {"teacher", CLI_SIZE, &s.teacher, 2, 4,
+         "L4: rank of the teacher's score matrix (at most d / 2; up to 4, for the same "
+         "reason)"},
     };
     const cli_spec spec = {"ch12",
                            "Chapter 12: the arguments tested on trained models (backward "
@@ -729,6 +791,9 @@ int main(int argc, char **argv)
         s.seeds = s.full ? 5 : 3;
     if (s.state == 0) /* m^2 + 3 K m + K = 10 K^2 + K, the attention reader's count */
         s.state = 2 * s.keys;
+    rc = check_state(&o, &s);
+    if (rc != 0)
+        return rc;
     schedule sc = make_schedule(&s);
     report_text(&o, "This is the %s run: %zu seeds per setting. %s", s.full ? "full" : "quick",
                 s.seeds, s.full ? "" : "Add --full for more lengths, more steps and more seeds.");

@@ -6,8 +6,14 @@ set cbrange [-wmax:wmax]
 set cblabel "weight w_{ji}"
 set xrange [0.5:tokens + 0.5]
 set yrange [tokens + 0.5:0.5]
-set xtics 1 scale 0
-set ytics 1 scale 0
+# every token labelled up to 8, then about 8 labels per axis
+step = tokens <= 8 ? 1 : tokens <= 16 ? 2 : tokens <= 40 ? 5 : 10
+set xtics step scale 0
+set ytics step scale 0
+if (step > 1) {
+    set xtics 0, step scale 0
+    set ytics 0, step scale 0
+}
 unset grid
 set border 0
 set xlabel "source token i"
@@ -15,6 +21,7 @@ panel_title(k) = k == 0 ? "source only\n(D1: every row the same)" : \
                  k == 1 ? "source and receiver\n(D2: all weights differ)" : \
                           "self-weight only\n(D3: stateless)"
 cell_labels = tokens <= 8
+# `with image pixels` below: one rectangle per cell, so SVG viewers cannot blur them
 # numbers in the cells: a little smaller than the axis text on every terminal
 cell_font = sprintf(",%d", int(0.7 * real(titlefont[6:])))
 cell_text(w) = w == 0 ? "" : sprintf("%.2f", w)
@@ -31,10 +38,10 @@ do for [k = 0:2] {
         unset colorbox
     }
     if (cell_labels) {
-        plot data index k using ($1 + 1):($2 + 1):3 with image notitle, \
+        plot data index k using ($1 + 1):($2 + 1):3 with image pixels notitle, \
              ''   index k using ($1 + 1):($2 + 1):(cell_text($3)) with labels font cell_font notitle
     } else {
-        plot data index k using ($1 + 1):($2 + 1):3 with image notitle
+        plot data index k using ($1 + 1):($2 + 1):3 with image pixels notitle
     }
 }
 unset multiplot

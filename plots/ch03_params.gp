@@ -5,7 +5,14 @@ set ylabel "parameters"
 set logscale xy
 set format y "10^{%T}"
 set xtics (4, 16, 64, 256, 1024, 4096)
-set autoscale xfix
+# a little room around the data, so no point sits on the frame
+stats data index 0 using 2 nooutput
+top = STATS_max
+stats data index 0 using 3 nooutput
+bottom = STATS_min
+stats data index 0 using 1 nooutput
+set xrange [STATS_min / 1.4:STATS_max * 1.4]
+set yrange [bottom / 4:top * 6]
 set key top left reverse Left box lc rgb "#cccccc" opaque width 1
 set arrow from mark_d, graph 0 to mark_d, graph 1 nohead dt 2 lw 2 lc rgb accent
 set label sprintf("d = %d", mark_d) at mark_d, graph 0.06 offset 0.7, 0 tc rgb accent

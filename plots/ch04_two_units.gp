@@ -31,7 +31,15 @@ do for [k = 0:1] {
     if (k == 0) {
         set ylabel "x_3 of unit B (wants x_1 < 0)"
         unset colorbox
+        if (edge_gap) {
+            set label 2 "at x_3 = 3, x_1 = 0\nis large too: A is\nnot satisfied there" \
+                at first half - 0.25, first 1.0 right front font ",17" tc rgb "#333333"
+            set arrow 2 from first half - 0.2, first 1.0 to first half, first 1.0 \
+                head filled size screen 0.01, 25 lw 1.5 lc rgb "#333333" front
+        }
     } else {
+        unset label 2
+        unset arrow 2
         unset ylabel
         set colorbox user origin screen 0.87, screen 0.76 - height size screen 0.02, screen height
     }

@@ -1,19 +1,43 @@
 # Chapter 7, claims S3 and S4: the causal attention matrix.
+# Up to 16 tokens every cell shows its weight; beyond that the cells are too
+# small for text, and the ticks are thinned to about 16 per axis.
 set title sprintf("Causal attention weights for %d tokens: row t reads only columns 0..t", T)
 set xlabel "key position i (read from)"
 set ylabel "query position t (reading)"
-set size ratio -1
+# a square plot in the middle of the 16:9 slide, the colour bar to its right
+set lmargin at screen 0.285
+set rmargin at screen 0.705
+set bmargin at screen 0.13
+set tmargin at screen 0.88
+set colorbox user origin screen 0.725, screen 0.13 size screen 0.02, screen 0.75
 set xrange [-0.5:T - 0.5]
 set yrange [T - 0.5:-0.5]
-set xtics 0,1,T-1 out
-set ytics 0,1,T-1 out
+step = T <= 16 ? 1 : T <= 32 ? 2 : T <= 80 ? 5 : T <= 160 ? 10 : T <= 320 ? 20 : 50
+set xtics 0, step, T - 1 out
+set ytics 0, step, T - 1 out
 set grid noxtics noytics
 set cbrange [0:1]
 set cblabel "weight"
 @palette_sequential
 unset key
-set style fill solid 1.0 noborder
-plot data index 0 using 1:2:(0.5):(0.5) with boxxyerror lc rgb "#d9d9d9" notitle, \
-     ''   index 0 using 1:2:($1 > $2 ? NaN : $3) with image, \
-     ''   index 0 using 1:2:($1 > $2 ? "masked" : $3 < 0.5 ? "" : sprintf("%.2f", $3)) with labels font ",13" tc rgb "#222222", \
-     ''   index 0 using 1:2:($1 > $2 || $3 >= 0.5 ? "" : sprintf("%.2f", $3)) with labels font ",13" tc rgb "white"
+set object 1 rectangle from -0.5, -0.5 to T - 0.5, T - 0.5 behind fc rgb "#d9d9d9" fs solid 1.0 noborder
+# cell text sized from the title font, so PNG, SVG and PDF agree
+base = real(titlefont[6:])
+cellfont = sprintf("Sans Bold,%.1f", base * (T <= 8 ? 0.5 : 0.5 - 0.015 * (T - 8)))
+# viridis is dark below about 0.45 and light above: white text, then black
+dark(v) = v < 0.45
+# `pixels`: one rectangle per cell, so SVG viewers cannot blur the cells
+# together (at most 64 x 64 of them; beyond that the smoothing is invisible)
+pix = T <= 64 ? "pixels" : ""
+if (T > 8) {
+    set label 2 sprintf("masked (grey): i > t") at graph 0.72, graph 0.75 center font titlefont tc rgb "#555555"
+}
+if (T <= 16) {
+    plot data index 0 using 1:2:($1 > $2 ? NaN : $3) with image @pix, \
+         ''   index 0 using 1:2:($1 > $2 ? (T <= 8 ? "masked" : "") : dark($3) ? "" : sprintf("%.2f", $3)) \
+              with labels font cellfont tc rgb "#000000", \
+         ''   index 0 using 1:2:($1 > $2 || !dark($3) ? "" : sprintf("%.2f", $3)) \
+              with labels font cellfont tc rgb "#ffffff"
+} else {
+    plot data index 0 using 1:2:($1 > $2 ? NaN : $3) with image @pix
+}

@@ -1,27 +1,60 @@
 # Chapter 10: the attention pattern of every head of the block, one heatmap each.
-rows = heads <= 4 ? 1 : (heads <= 8 ? 2 : 4)
+# The grid (rows x cols) is the one that gives the largest squares on the 16:9 page;
+# ticks are thinned so that a panel never carries more labels than fit.
+L = 0.075; R = 0.865; B = 0.10; TOP = 0.86  # the area of the panels (screen fractions)
+gapx = 0.05; gapy = 0.105                   # room for y tick labels / for x ticks and titles
+best = 0; rows = 1
+do for [r = 1:heads] {
+    c = int(ceil(heads / real(r)))
+    sw = ((R - L) - (c - 1) * gapx) / c * 16
+    sh = ((TOP - B) - (r - 1) * gapy) / r * 9
+    side = sw < sh ? sw : sh
+    if (side > best) { best = side; rows = r }
+}
 cols = int(ceil(heads / real(rows)))
-set multiplot layout rows, cols margins 0.06, 0.9, (rows == 1 ? 0.3 : 0.1), (rows == 1 ? 0.78 : 0.86) spacing 0.04, 0.12 \
-    title sprintf("Attention weights of the %d causal heads of the block (blank: masked future)", heads) font titlefont
+# `pixels`: one rectangle per cell, so SVG viewers cannot blur small maps
+pix = tokens * tokens * heads <= 8192 ? "pixels" : ""
+# one panel: square on the 16:9 page, then widened by up to 1.4 where the page has room
+ph = best / 9.0; pw = best / 16.0
+wide = ((R - L) - (cols - 1) * gapx) / cols
+pw = wide < 1.4 * pw ? wide : 1.4 * pw
+x0 = L + ((R - L) - (cols * pw + (cols - 1) * gapx)) / 2 + 0.01
+cbx = x0 + cols * pw + (cols - 1) * gapx + 0.025  # the colour bar, just right of the grid
+y0 = TOP - ((TOP - B) - (rows * ph + (rows - 1) * gapy)) / 2
+# at most one tick label per 0.03 of page width, and at most 8 per axis
+step = 1
+while (tokens / step > 8 || (tokens / step) * 0.03 > pw) { step = step * 2 }
+small = pw < 0.12
+tickfont = small ? ",12" : ",15"
+headfont = small ? ",15" : ",18"
+set multiplot title sprintf("Attention weights of %d causal head%s, T = %d (blank: masked future)", \
+    heads, heads == 1 ? "" : "s", tokens) font titlefont
 @palette_sequential
 set cbrange [0:1]
 set xrange [-0.5:tokens - 0.5]
 set yrange [tokens - 0.5:-0.5]
-set size ratio -1
 set tics out scale 0.4
 set border 15 lw 1
-set xtics 0, (tokens > 8 ? 4 : 1) font ",15"
-set ytics 0, (tokens > 8 ? 4 : 1) font ",15"
+set xtics 0, step, tokens - 1 font tickfont
+set ytics 0, step, tokens - 1 font tickfont
 set cbtics 0.25 font ",15"
-set colorbox user origin screen 0.925, screen 0.25 size screen 0.015, screen 0.5
-set xlabel "key position i" font ",17" offset 0,0.5
-set ylabel "query position t" font ",17" offset 1,0
+set cblabel "weight" font ",17"
+cbox = sprintf("set colorbox user origin screen %g, screen %g size screen 0.015, screen %g", cbx, B, TOP - B)
 set grid noxtics noytics
+# one pair of axis labels for the whole grid, centred on it
+gridw = cols * pw + (cols - 1) * gapx; gridh = rows * ph + (rows - 1) * gapy
+set label 1 "key position i" at screen x0 + gridw / 2, screen y0 - gridh - 0.075 center font ",17"
+set label 2 "query position t" at screen x0 - 0.05, screen y0 - gridh / 2 center rotate by 90 font ",17"
 unset key
 do for [j = 0:heads - 1] {
-    set title sprintf("head %d", j + 1) offset 0,-0.5
-    if (j == heads - 1) { set colorbox } else { unset colorbox }
-    if (j % cols == 0) { set ylabel "query position t" } else { unset ylabel }
-    plot data index j using 1:2:($1 > $2 ? NaN : $3) with image
+    r = j / cols; c = j % cols
+    set lmargin at screen x0 + c * (pw + gapx)
+    set rmargin at screen x0 + c * (pw + gapx) + pw
+    set tmargin at screen y0 - r * (ph + gapy)
+    set bmargin at screen y0 - r * (ph + gapy) - ph
+    set title sprintf("head %d", j + 1) offset 0,-0.6 font headfont
+    if (j == heads - 1) { @cbox } else { unset colorbox }
+    plot data index j using 1:2:($1 > $2 ? NaN : $3) with image @pix
+    unset label 1; unset label 2  # drawn once, with the first panel
 }
 unset multiplot

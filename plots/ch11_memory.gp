@@ -1,5 +1,5 @@
 # Chapter 11, claim N3: extra memory of the materialised matrix form and of the tiled kernel.
-set title sprintf("Extra memory for attention, %d heads of size %d", heads, dh)
+set title sprintf("Extra memory for attention, %d head%s of size %d", heads, heads == 1 ? "" : "s", dh)
 set xlabel "sequence length T (tokens)"
 set ylabel "extra memory (bytes, as allocated)"
 set logscale x 2
