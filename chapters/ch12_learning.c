@@ -114,7 +114,7 @@ static int similar_counts(size_t a, size_t b)
 static int recall_param_counts(const sizes *s, size_t m, size_t *rnn_n, size_t *att_n)
 {
     gsl_rng *r = rng_new(0); /* the weights are thrown away: only the counts matter */
-    model rnn = {0}, att = {0};
+    train_model rnn = {0}, att = {0};
     int status = r ? learn_recall_rnn(2 * s->keys, m, s->keys, r, &rnn) : INVENT_ENOMEM;
     if (status == INVENT_OK)
         status = learn_recall_attention(2 * s->keys, 1, s->keys, s->keys, r, &att);
@@ -122,8 +122,8 @@ static int recall_param_counts(const sizes *s, size_t m, size_t *rnn_n, size_t *
         *rnn_n = params_count(rnn.params);
         *att_n = params_count(att.params);
     }
-    model_release(&rnn);
-    model_release(&att);
+    train_model_release(&rnn);
+    train_model_release(&att);
     gsl_rng_free(r);
     return status;
 }
@@ -134,8 +134,8 @@ typedef struct {
 } recall_results;
 
 /* trains one model on one dataset pair -> held-out accuracy */
-static int train_one(const invent_opts *o, const char *label, model *m, const dataset *tr,
-                     const dataset *te, const train_plan *plan, gsl_rng *r, double *accuracy)
+static int train_one(const invent_opts *o, const char *label, train_model *m, const task_data *tr,
+                     const task_data *te, const train_plan *plan, gsl_rng *r, double *accuracy)
 {
     gsl_matrix *curve = gsl_matrix_alloc(plan->points, 3);
     int status = curve ? train_run(o, label, m, tr, te, plan, r, curve) : INVENT_ENOMEM;
@@ -151,9 +151,9 @@ static int recall_run(const invent_opts *o, const sizes *s, const schedule *sc, 
 {
     size_t pairs = sc->lengths[li], p = 2 * s->keys;
     gsl_rng *r = rng_new(run_seed(o, 2, li, j));
-    dataset *tr = r ? task_recall(sc->train_examples, pairs, s->keys, s->keys, r) : NULL;
-    dataset *te = tr ? task_recall(sc->test_examples, pairs, s->keys, s->keys, r) : NULL;
-    model rnn = {0}, att = {0};
+    task_data *tr = r ? task_recall(sc->train_examples, pairs, s->keys, s->keys, r) : NULL;
+    task_data *te = tr ? task_recall(sc->test_examples, pairs, s->keys, s->keys, r) : NULL;
+    train_model rnn = {0}, att = {0};
     int status = te ? learn_recall_rnn(p, s->state, s->keys, r, &rnn) : INVENT_ENOMEM;
     if (status == INVENT_OK)
         status = learn_recall_attention(p, 1, s->keys, s->keys, r, &att);
@@ -168,10 +168,10 @@ static int recall_run(const invent_opts *o, const sizes *s, const schedule *sc, 
         res->rnn_params = params_count(rnn.params);
         res->attention_params = params_count(att.params);
     }
-    model_release(&rnn);
-    model_release(&att);
-    dataset_free(tr);
-    dataset_free(te);
+    train_model_release(&rnn);
+    train_model_release(&att);
+    task_data_free(tr);
+    task_data_free(te);
     gsl_rng_free(r);
     return status;
 }
@@ -300,7 +300,7 @@ typedef struct {
 } score_results;
 
 /* P(class 1) of m over the grid [-3, 3]^2 -> R, row = x_L, column = x_i */
-static int decision_region(const model *m, gsl_matrix *R)
+static int decision_region(const train_model *m, gsl_matrix *R)
 {
     gsl_matrix *x = gsl_matrix_alloc(1, 2), *z = gsl_matrix_alloc(1, 2);
     int status = x && z ? INVENT_OK : INVENT_ENOMEM;
@@ -321,9 +321,9 @@ static int score_run(const invent_opts *o, const sizes *s, const schedule *sc, s
                      score_results *res)
 {
     gsl_rng *r = rng_new(run_seed(o, 3, 0, j));
-    dataset *tr = r ? task_sign_agreement(sc->train_examples, 3.0, r) : NULL;
-    dataset *te = tr ? task_sign_agreement(sc->test_examples, 3.0, r) : NULL;
-    model m[2] = {{0}, {0}};
+    task_data *tr = r ? task_sign_agreement(sc->train_examples, 3.0, r) : NULL;
+    task_data *te = tr ? task_sign_agreement(sc->test_examples, 3.0, r) : NULL;
+    train_model m[2] = {{0}, {0}};
     int status = te ? learn_score(SCORE_PRODUCT, s->hidden, r, &m[0]) : INVENT_ENOMEM;
     if (status == INVENT_OK)
         status = learn_score(SCORE_ADDITIVE, s->hidden, r, &m[1]);
@@ -340,10 +340,10 @@ static int score_run(const invent_opts *o, const sizes *s, const schedule *sc, s
         res->product_params = params_count(m[0].params);
         res->additive_params = params_count(m[1].params);
     }
-    model_release(&m[0]);
-    model_release(&m[1]);
-    dataset_free(tr);
-    dataset_free(te);
+    train_model_release(&m[0]);
+    train_model_release(&m[1]);
+    task_data_free(tr);
+    task_data_free(te);
     gsl_rng_free(r);
     return status;
 }
@@ -439,7 +439,7 @@ typedef struct {
 } bilinear_results;
 
 /* the free A's singular values -> results (spectrum for run 0) */
-static int free_matrix_rank(const invent_opts *o, const sizes *s, const model *m, size_t j,
+static int free_matrix_rank(const invent_opts *o, const sizes *s, const train_model *m, size_t j,
                             bilinear_results *res)
 {
     gsl_matrix *A = gsl_matrix_alloc(s->dim, s->dim);
@@ -467,10 +467,10 @@ static int free_matrix_rank(const invent_opts *o, const sizes *s, const model *m
 }
 
 static int bilinear_one(const invent_opts *o, const sizes *s, const schedule *sc, size_t k,
-                        size_t j, const dataset *tr, const dataset *te, gsl_rng *r,
+                        size_t j, const task_data *tr, const task_data *te, gsl_rng *r,
                         bilinear_results *res)
 {
-    model m = {0};
+    train_model m = {0};
     gsl_matrix *curve = gsl_matrix_alloc(sc->bilinear.points, 3);
     int status = curve ? learn_bilinear(s->dim, sc->ranks[k], r, &m) : INVENT_ENOMEM;
     char label[96];
@@ -490,7 +490,7 @@ static int bilinear_one(const invent_opts *o, const sizes *s, const schedule *sc
         if (sc->ranks[k] == 0)
             status = free_matrix_rank(o, s, &m, j, res);
     }
-    model_release(&m);
+    train_model_release(&m);
     gsl_matrix_free(curve);
     return status;
 }
@@ -500,8 +500,8 @@ static int bilinear_run(const invent_opts *o, const sizes *s, const schedule *sc
 {
     gsl_rng *r = rng_new(run_seed(o, 4, 0, j));
     gsl_matrix *teacher = r ? task_teacher(s->dim, s->teacher, r) : NULL;
-    dataset *tr = teacher ? task_teacher_argmax(sc->train_examples, 8, teacher, r) : NULL;
-    dataset *te = tr ? task_teacher_argmax(sc->test_examples, 8, teacher, r) : NULL;
+    task_data *tr = teacher ? task_teacher_argmax(sc->train_examples, 8, teacher, r) : NULL;
+    task_data *te = tr ? task_teacher_argmax(sc->test_examples, 8, teacher, r) : NULL;
     int status = te ? INVENT_OK : INVENT_ENOMEM;
     if (status == INVENT_OK && j == 0)
         status = linalg_singular_values(teacher, res->teacher_spectrum);
@@ -509,8 +509,8 @@ static int bilinear_run(const invent_opts *o, const sizes *s, const schedule *sc
         status = dump_matrix(o, "teacher_A", teacher);
     for (size_t k = 0; k < sc->n_ranks && status == INVENT_OK; k++)
         status = bilinear_one(o, s, sc, k, j, tr, te, r, res);
-    dataset_free(tr);
-    dataset_free(te);
+    task_data_free(tr);
+    task_data_free(te);
     gsl_matrix_free(teacher);
     gsl_rng_free(r);
     return status;

@@ -82,13 +82,14 @@ static int bilinear_forward_any_length(void *self, const gsl_matrix *x, gsl_matr
     return status ? status : bilinear_forward(self, x, z);
 }
 
-int learn_bilinear(size_t d, size_t rank, gsl_rng *r, model *out)
+int learn_bilinear(size_t d, size_t rank, gsl_rng *r, train_model *out)
 {
     bilinear_model *m = calloc(1, sizeof *m);
     if (!m)
         return INVENT_ENOMEM;
     m->rank = rank;
-    *out = (model){m, &m->ps, bilinear_forward_any_length, bilinear_backward, bilinear_release};
+    *out = (train_model){m, &m->ps, bilinear_forward_any_length, bilinear_backward,
+                         bilinear_release};
     size_t width = rank ? rank : d;
     /* free A starts at 0 (every candidate equally likely); a factored pair
      * cannot (both gradients would vanish), so it starts small and random */
@@ -97,13 +98,13 @@ int learn_bilinear(size_t d, size_t rank, gsl_rng *r, model *out)
     m->q = gsl_matrix_alloc(1, width);
     m->dq = gsl_matrix_alloc(1, width);
     if (!ok || !m->q || !m->dq || bilinear_buffers(m, 1, width) != INVENT_OK) {
-        model_release(out);
+        train_model_release(out);
         return INVENT_ENOMEM;
     }
     return INVENT_OK;
 }
 
-int learn_bilinear_matrix(const model *m, gsl_matrix *A)
+int learn_bilinear_matrix(const train_model *m, gsl_matrix *A)
 {
     const bilinear_model *b = m->self;
     if (A->size1 != A->size2 || A->size1 != b->ps.value[0]->size2)

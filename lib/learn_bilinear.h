@@ -12,10 +12,10 @@
 
 /* d, rank r (0: one free A) -> *out, a model of x: (T + 1, d), candidates
  * first and the query last, with logits (1, T) */
-int learn_bilinear(size_t d, size_t rank, gsl_rng *r, model *out);
+int learn_bilinear(size_t d, size_t rank, gsl_rng *r, train_model *out);
 
 /* a model from learn_bilinear -> A: (d, d), the score matrix it has learned
  * (W_q^T W_k when factored) */
-int learn_bilinear_matrix(const model *m, gsl_matrix *A);
+int learn_bilinear_matrix(const train_model *m, gsl_matrix *A);
 
 #endif

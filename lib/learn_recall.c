@@ -103,12 +103,12 @@ static void rnn_release(void *self)
     free(m);
 }
 
-int learn_recall_rnn(size_t p, size_t m, size_t classes, gsl_rng *r, model *out)
+int learn_recall_rnn(size_t p, size_t m, size_t classes, gsl_rng *r, train_model *out)
 {
     rnn_reader *s = calloc(1, sizeof *s);
     if (!s)
         return INVENT_ENOMEM;
-    *out = (model){s, &s->out.ps, rnn_forward, rnn_backward, rnn_release};
+    *out = (train_model){s, &s->out.ps, rnn_forward, rnn_backward, rnn_release};
     int status = readout_init(&s->out, m, classes, r);
     s->cell = (rnn_cell){params_add(&s->out.ps, m, m, 0.0, r),
                          params_add(&s->out.ps, m, p, 1.0 / sqrt((double)p), r), RNN_TANH};
@@ -117,7 +117,7 @@ int learn_recall_rnn(size_t p, size_t m, size_t classes, gsl_rng *r, model *out)
     if (status == INVENT_OK) /* a rotation: the state neither fades nor explodes at first */
         status = mat_random_orthogonal(s->cell.W, r);
     if (status != INVENT_OK)
-        model_release(out);
+        train_model_release(out);
     return status;
 }
 
@@ -170,12 +170,12 @@ static void attention_release(void *self)
 }
 
 int learn_recall_attention(size_t p, size_t heads, size_t k, size_t classes, gsl_rng *r,
-                           model *out)
+                           train_model *out)
 {
     attention_reader *s = calloc(1, sizeof *s);
     if (!s)
         return INVENT_ENOMEM;
-    *out = (model){s, &s->out.ps, attention_forward, attention_backward, attention_release};
+    *out = (train_model){s, &s->out.ps, attention_forward, attention_backward, attention_release};
     int status = readout_init(&s->out, p, classes, r);
     const size_t rows[4] = {heads * k, heads * k, heads * k, p};
     const size_t cols[4] = {p, p, p, heads * k};
@@ -183,7 +183,7 @@ int learn_recall_attention(size_t p, size_t heads, size_t k, size_t classes, gsl
         if (!params_add(&s->out.ps, rows[j], cols[j], 1.0 / sqrt((double)cols[j]), r))
             status = INVENT_ENOMEM;
     if (status != INVENT_OK) {
-        model_release(out);
+        train_model_release(out);
         return status;
     }
     gsl_matrix **v = s->out.ps.value, **g = s->out.ps.grad;

@@ -15,11 +15,11 @@
 
 /* tokens of size p, a state of size m, c classes -> *out, a model with
  * m^2 + m p + c m + c parameters; INVENT_ENOMEM */
-int learn_recall_rnn(size_t p, size_t m, size_t classes, gsl_rng *r, model *out);
+int learn_recall_rnn(size_t p, size_t m, size_t classes, gsl_rng *r, train_model *out);
 
 /* tokens of size p (= the model width d), H heads of size k (queries, keys
  * and values), c classes -> *out, with 4 H k p + c p + c parameters */
 int learn_recall_attention(size_t p, size_t heads, size_t k, size_t classes, gsl_rng *r,
-                           model *out);
+                           train_model *out);
 
 #endif

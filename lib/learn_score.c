@@ -105,13 +105,13 @@ static void score_release(void *self)
     free(m);
 }
 
-int learn_score(score_kind kind, size_t h, gsl_rng *r, model *out)
+int learn_score(score_kind kind, size_t h, gsl_rng *r, train_model *out)
 {
     score_model *m = calloc(1, sizeof *m);
     if (!m)
         return INVENT_ENOMEM;
     m->kind = kind;
-    *out = (model){m, &m->ps, score_forward, score_backward, score_release};
+    *out = (train_model){m, &m->ps, score_forward, score_backward, score_release};
     int ok = kind == SCORE_PRODUCT
                  ? params_add(&m->ps, h, 1, 1.0, r) && params_add(&m->ps, h, 1, 1.0, r)
                  : params_add(&m->ps, h, 2, 1.0, r) &&
@@ -121,7 +121,7 @@ int learn_score(score_kind kind, size_t h, gsl_rng *r, model *out)
     m->b = gsl_matrix_alloc(1, h);
     m->da = gsl_matrix_alloc(1, h);
     if (!ok || !m->a || !m->b || !m->da) {
-        model_release(out);
+        train_model_release(out);
         return INVENT_ENOMEM;
     }
     return INVENT_OK;

@@ -16,6 +16,6 @@ typedef enum { SCORE_PRODUCT, SCORE_ADDITIVE } score_kind;
 
 /* kind, h hidden units -> *out, a model of x: (1, 2) = (x_i, x_L) with logits
  * (0, s + c): 2h + 1 parameters (product) or 3h + 1 (additive) */
-int learn_score(score_kind kind, size_t h, gsl_rng *r, model *out);
+int learn_score(score_kind kind, size_t h, gsl_rng *r, train_model *out);
 
 #endif

@@ -8,7 +8,7 @@
 #include "mat.h"
 #include "rng.h"
 
-void dataset_free(dataset *d)
+void task_data_free(task_data *d)
 {
     if (!d)
         return;
@@ -20,9 +20,9 @@ void dataset_free(dataset *d)
 }
 
 /* n examples of shape (rows, cols), zero-filled, labels in [0, classes) */
-static dataset *dataset_new(size_t n, size_t rows, size_t cols, size_t classes)
+static task_data *dataset_new(size_t n, size_t rows, size_t cols, size_t classes)
 {
-    dataset *d = calloc(1, sizeof *d);
+    task_data *d = calloc(1, sizeof *d);
     if (!d)
         return NULL;
     d->n = n;
@@ -33,7 +33,7 @@ static dataset *dataset_new(size_t n, size_t rows, size_t cols, size_t classes)
         if (!(d->x[i] = gsl_matrix_calloc(rows, cols)))
             break;
     if (!d->x || !d->y || (n && !d->x[n - 1])) {
-        dataset_free(d);
+        task_data_free(d);
         return NULL;
     }
     return d;
@@ -58,12 +58,12 @@ static size_t recall_sequence(gsl_matrix *x, size_t pairs, size_t keys, size_t *
     return label;
 }
 
-dataset *task_recall(size_t examples, size_t pairs, size_t keys, size_t values, gsl_rng *r)
+task_data *task_recall(size_t examples, size_t pairs, size_t keys, size_t values, gsl_rng *r)
 {
     if (pairs == 0 || pairs > keys || values == 0)
         return NULL;
     size_t *order = malloc(keys * sizeof *order);
-    dataset *d = order ? dataset_new(examples, pairs + 1, keys + values, values) : NULL;
+    task_data *d = order ? dataset_new(examples, pairs + 1, keys + values, values) : NULL;
     for (size_t i = 0; d && i < examples; i++)
         d->y[i] = recall_sequence(d->x[i], pairs, keys, order, r);
     free(order);
@@ -92,9 +92,9 @@ double task_recall_guess_accuracy(size_t pairs, size_t values)
     return guess;
 }
 
-dataset *task_sign_agreement(size_t examples, double range, gsl_rng *r)
+task_data *task_sign_agreement(size_t examples, double range, gsl_rng *r)
 {
-    dataset *d = dataset_new(examples, 1, 2, 2);
+    task_data *d = dataset_new(examples, 1, 2, 2);
     for (size_t i = 0; d && i < examples; i++) {
         rng_fill_uniform(d->x[i], r, -range, range);
         d->y[i] = gsl_matrix_get(d->x[i], 0, 0) * gsl_matrix_get(d->x[i], 0, 1) > 0.0;
@@ -132,13 +132,13 @@ static size_t teacher_choice(const gsl_matrix *x, const gsl_matrix *A, gsl_vecto
     return best;
 }
 
-dataset *task_teacher_argmax(size_t examples, size_t candidates, const gsl_matrix *A,
+task_data *task_teacher_argmax(size_t examples, size_t candidates, const gsl_matrix *A,
                              gsl_rng *r)
 {
     if (A->size1 != A->size2 || candidates == 0)
         return NULL;
     gsl_vector *Ax = gsl_vector_alloc(A->size1);
-    dataset *d = Ax ? dataset_new(examples, candidates + 1, A->size1, candidates) : NULL;
+    task_data *d = Ax ? dataset_new(examples, candidates + 1, A->size1, candidates) : NULL;
     for (size_t i = 0; d && i < examples; i++) {
         rng_fill_gaussian(d->x[i], r, 1.0);
         d->y[i] = teacher_choice(d->x[i], A, Ax);

@@ -14,15 +14,15 @@ typedef struct {
     size_t classes; /* labels lie in [0, classes) */
     gsl_matrix **x; /* n inputs, each (tokens, features) */
     size_t *y;      /* n labels */
-} dataset;
+} task_data;
 
-void dataset_free(dataset *d);
+void task_data_free(task_data *d);
 
 /* Associative recall: `pairs` tokens [onehot(key) | onehot(value)] with
  * distinct keys, then a query token [onehot(key) | 0] repeating one of them;
  * the label is the value stored with that key. x: (pairs + 1, keys + values);
  * NULL when pairs > keys or out of memory */
-dataset *task_recall(size_t examples, size_t pairs, size_t keys, size_t values, gsl_rng *r);
+task_data *task_recall(size_t examples, size_t pairs, size_t keys, size_t values, gsl_rng *r);
 
 /* -> the accuracy of a reader of the recall task that remembers which values
  * appeared but not with which key: it guesses uniformly among the distinct
@@ -31,7 +31,7 @@ double task_recall_guess_accuracy(size_t pairs, size_t values);
 
 /* Sign agreement: x = (x1, x3) uniform on [-range, range]^2, as a (1, 2)
  * matrix; label 1 when x1 and x3 have the same sign (x1 x3 > 0), else 0 */
-dataset *task_sign_agreement(size_t examples, double range, gsl_rng *r);
+task_data *task_sign_agreement(size_t examples, double range, gsl_rng *r);
 
 /* d, rank, r -> A: (d, d) = U V^T / sqrt(rank) with U, V: (d, rank) Gaussian,
  * a teacher score matrix of the given rank; NULL when out of memory */
@@ -40,7 +40,7 @@ gsl_matrix *task_teacher(size_t d, size_t rank, gsl_rng *r);
 /* Retrieval by a teacher's bilinear score: `candidates` Gaussian tokens x_i
  * and a query x_L (the last row), x: (candidates + 1, d); the label is the
  * candidate with the largest x_L^T A x_i */
-dataset *task_teacher_argmax(size_t examples, size_t candidates, const gsl_matrix *A,
+task_data *task_teacher_argmax(size_t examples, size_t candidates, const gsl_matrix *A,
                              gsl_rng *r);
 
 #endif

@@ -8,14 +8,14 @@
 #include "status.h"
 #include "xent.h"
 
-void model_release(model *m)
+void train_model_release(train_model *m)
 {
     if (m->release)
         m->release(m->self);
-    *m = (model){0};
+    *m = (train_model){0};
 }
 
-int train_evaluate(const model *m, const dataset *data, double *loss, double *accuracy)
+int train_evaluate(const train_model *m, const task_data *data, double *loss, double *accuracy)
 {
     gsl_matrix *z = gsl_matrix_alloc(1, data->classes);
     if (!z)
@@ -39,7 +39,7 @@ int train_evaluate(const model *m, const dataset *data, double *loss, double *ac
 }
 
 /* one example: forward, loss, backward with dz scaled by 1/batch */
-static int example_step(const model *m, const gsl_matrix *x, size_t y, double batch,
+static int example_step(const train_model *m, const gsl_matrix *x, size_t y, double batch,
                         gsl_matrix *z, double *loss, size_t *right)
 {
     double l;
@@ -58,7 +58,7 @@ static int example_step(const model *m, const gsl_matrix *x, size_t y, double ba
 }
 
 /* a batch drawn with replacement -> gradients, mean loss, accuracy; then Adam */
-static int batch_step(const model *m, const dataset *data, size_t batch, gsl_rng *r,
+static int batch_step(const train_model *m, const task_data *data, size_t batch, gsl_rng *r,
                       adam *opt, gsl_matrix *z, double *loss, double *accuracy)
 {
     params_zero_grad(m->params);
@@ -87,7 +87,7 @@ static size_t eval_step(const train_plan *plan, size_t k)
     return plan->points < 2 ? plan->steps : k * plan->steps / (plan->points - 1);
 }
 
-static int record(const model *m, const dataset *test, size_t step, size_t row,
+static int record(const train_model *m, const task_data *test, size_t step, size_t row,
                   gsl_matrix *curve)
 {
     double loss, acc;
@@ -108,8 +108,9 @@ static void progress(const invent_opts *o, const char *label, size_t step, size_
                     elapsed > 0.0 ? (double)step / elapsed : 0.0);
 }
 
-int train_run(const invent_opts *o, const char *label, const model *m, const dataset *train_set,
-              const dataset *test_set, const train_plan *plan, gsl_rng *r, gsl_matrix *curve)
+int train_run(const invent_opts *o, const char *label, const train_model *m,
+              const task_data *train_set, const task_data *test_set, const train_plan *plan,
+              gsl_rng *r, gsl_matrix *curve)
 {
     if (curve->size1 != plan->points || curve->size2 != 3 || plan->points == 0 ||
         plan->batch == 0 || train_set->classes != test_set->classes)

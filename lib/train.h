@@ -22,10 +22,10 @@ typedef struct {
     /* right after forward(x): dz: (1, classes) -> gradients added to params */
     int (*backward)(void *self, const gsl_matrix *x, const gsl_matrix *dz);
     void (*release)(void *self); /* frees self, its parameters included */
-} model;
+} train_model;
 
 /* Frees what a model constructor allocated; a zeroed model is fine. */
-void model_release(model *m);
+void train_model_release(train_model *m);
 
 typedef struct {
     size_t steps;  /* Adam steps */
@@ -35,11 +35,13 @@ typedef struct {
 } train_plan;
 
 /* m, data -> mean cross-entropy *loss and *accuracy over every example */
-int train_evaluate(const model *m, const dataset *data, double *loss, double *accuracy);
+int train_evaluate(const train_model *m, const task_data *data, double *loss,
+                   double *accuracy);
 
 /* Trains m on train_set; curve: (points, 3) <- (step, held-out loss,
  * held-out accuracy) at each evaluation; label names the run on the progress line */
-int train_run(const invent_opts *o, const char *label, const model *m, const dataset *train_set,
-              const dataset *test_set, const train_plan *plan, gsl_rng *r, gsl_matrix *curve);
+int train_run(const invent_opts *o, const char *label, const train_model *m,
+              const task_data *train_set, const task_data *test_set, const train_plan *plan,
+              gsl_rng *r, gsl_matrix *curve);
 
 #endif

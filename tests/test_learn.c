@@ -77,7 +77,7 @@ Test(adam, minimises_a_quadratic)
 Test(tasks, recall_sequences_hold_their_answer)
 {
     gsl_rng *r = rng_new(2);
-    dataset *d = task_recall(50, 3, 5, 4, r);
+    task_data *d = task_recall(50, 3, 5, 4, r);
     cr_assert_not_null(d);
     cr_assert_eq(d->classes, 4);
     for (size_t i = 0; i < d->n; i++) {
@@ -95,7 +95,7 @@ Test(tasks, recall_sequences_hold_their_answer)
             }
         cr_assert_eq(found, 1, "the query key appears exactly once among the pairs");
     }
-    dataset_free(d);
+    task_data_free(d);
     cr_assert_null(task_recall(5, 6, 5, 4, r), "more pairs than keys is refused");
     gsl_rng_free(r);
 }
@@ -111,7 +111,7 @@ Test(tasks, guessing_among_seen_values)
 Test(tasks, sign_agreement_labels)
 {
     gsl_rng *r = rng_new(3);
-    dataset *d = task_sign_agreement(200, 3.0, r);
+    task_data *d = task_sign_agreement(200, 3.0, r);
     size_t same = 0;
     for (size_t i = 0; i < d->n; i++) {
         double a = gsl_matrix_get(d->x[i], 0, 0), b = gsl_matrix_get(d->x[i], 0, 1);
@@ -120,7 +120,7 @@ Test(tasks, sign_agreement_labels)
         same += d->y[i];
     }
     cr_assert(same > 60 && same < 140, "about half agree in sign: %zu of 200", same);
-    dataset_free(d);
+    task_data_free(d);
     gsl_rng_free(r);
 }
 
@@ -131,7 +131,7 @@ Test(tasks, teacher_has_its_rank_and_labels_its_favourite)
     gsl_vector *s = gsl_vector_alloc(6);
     linalg_singular_values(A, s);
     cr_assert_eq(linalg_rank(s, 1e-10), 2);
-    dataset *d = task_teacher_argmax(20, 5, A, r);
+    task_data *d = task_teacher_argmax(20, 5, A, r);
     for (size_t i = 0; i < d->n; i++) {
         gsl_vector_const_view q = gsl_matrix_const_row(d->x[i], 5);
         double best = -INFINITY, sc;
@@ -146,7 +146,7 @@ Test(tasks, teacher_has_its_rank_and_labels_its_favourite)
         }
         cr_assert_eq(d->y[i], arg);
     }
-    dataset_free(d);
+    task_data_free(d);
     gsl_vector_free(s);
     gsl_matrix_free(A);
     gsl_rng_free(r);
@@ -154,7 +154,7 @@ Test(tasks, teacher_has_its_rank_and_labels_its_favourite)
 
 /* ---- a model's whole backward pass against finite differences */
 typedef struct {
-    const model *m;
+    const train_model *m;
     const gsl_matrix *x;
     size_t y;
     gsl_matrix *z;
@@ -169,7 +169,7 @@ static double example_loss(void *ctx)
     return loss;
 }
 
-static void model_agrees(const model *m, const dataset *d)
+static void model_agrees(const train_model *m, const task_data *d)
 {
     one_example e = {m, d->x[0], d->y[0], gsl_matrix_alloc(1, d->classes)};
     params_zero_grad(m->params);
@@ -186,35 +186,35 @@ static void model_agrees(const model *m, const dataset *d)
 Test(models, recurrent_reader_gradient)
 {
     gsl_rng *r = rng_new(5);
-    dataset *d = task_recall(1, 3, 4, 4, r);
-    model m;
+    task_data *d = task_recall(1, 3, 4, 4, r);
+    train_model m;
     cr_assert_eq(learn_recall_rnn(8, 5, 4, r, &m), INVENT_OK);
     cr_assert_eq(params_count(m.params), 25 + 40 + 20 + 4);
     model_agrees(&m, d);
-    model_release(&m);
-    dataset_free(d);
+    train_model_release(&m);
+    task_data_free(d);
     gsl_rng_free(r);
 }
 
 Test(models, attention_reader_gradient)
 {
     gsl_rng *r = rng_new(6);
-    dataset *d = task_recall(1, 3, 4, 4, r);
-    model m;
+    task_data *d = task_recall(1, 3, 4, 4, r);
+    train_model m;
     cr_assert_eq(learn_recall_attention(8, 2, 3, 4, r, &m), INVENT_OK);
     cr_assert_eq(params_count(m.params), 4 * 2 * 3 * 8 + 4 * 8 + 4);
     model_agrees(&m, d);
-    model_release(&m);
-    dataset_free(d);
+    train_model_release(&m);
+    task_data_free(d);
     gsl_rng_free(r);
 }
 
 Test(models, score_gradients_and_library_agreement)
 {
     gsl_rng *r = rng_new(7);
-    dataset *d = task_sign_agreement(1, 3.0, r);
+    task_data *d = task_sign_agreement(1, 3.0, r);
     for (int kind = 0; kind < 2; kind++) {
-        model m;
+        train_model m;
         cr_assert_eq(learn_score(kind ? SCORE_ADDITIVE : SCORE_PRODUCT, 3, r, &m), INVENT_OK);
         cr_assert_eq(params_count(m.params), kind ? 10 : 7);
         model_agrees(&m, d);
@@ -232,9 +232,9 @@ Test(models, score_gradients_and_library_agreement)
                                s, 1e-14);
             gsl_matrix_free(z);
         }
-        model_release(&m);
+        train_model_release(&m);
     }
-    dataset_free(d);
+    task_data_free(d);
     gsl_rng_free(r);
 }
 
@@ -242,9 +242,9 @@ Test(models, bilinear_gradients_and_scores)
 {
     gsl_rng *r = rng_new(8);
     gsl_matrix *T = task_teacher(5, 2, r);
-    dataset *d = task_teacher_argmax(1, 4, T, r);
+    task_data *d = task_teacher_argmax(1, 4, T, r);
     for (size_t rank = 0; rank <= 2; rank += 2) {
-        model m;
+        train_model m;
         cr_assert_eq(learn_bilinear(5, rank, r, &m), INVENT_OK);
         cr_assert_eq(params_count(m.params), rank ? 2 * rank * 5 : 25);
         if (!rank)
@@ -262,9 +262,9 @@ Test(models, bilinear_gradients_and_scores)
         }
         gsl_matrix_free(A);
         gsl_matrix_free(z);
-        model_release(&m);
+        train_model_release(&m);
     }
-    dataset_free(d);
+    task_data_free(d);
     gsl_matrix_free(T);
     gsl_rng_free(r);
 }
@@ -274,14 +274,14 @@ static double train_product(unsigned long seed, gsl_matrix *curve)
 {
     invent_opts o = {.program = "test", .quiet = 1};
     gsl_rng *r = rng_new(seed);
-    dataset *tr = task_sign_agreement(256, 3.0, r), *te = task_sign_agreement(128, 3.0, r);
-    model m;
+    task_data *tr = task_sign_agreement(256, 3.0, r), *te = task_sign_agreement(128, 3.0, r);
+    train_model m;
     learn_score(SCORE_PRODUCT, 2, r, &m);
     train_plan plan = {.steps = 150, .batch = 8, .rate = 0.05, .points = 3};
     cr_assert_eq(train_run(&o, "test", &m, tr, te, &plan, r, curve), INVENT_OK);
-    model_release(&m);
-    dataset_free(tr);
-    dataset_free(te);
+    train_model_release(&m);
+    task_data_free(tr);
+    task_data_free(te);
     gsl_rng_free(r);
     return gsl_matrix_get(curve, 2, 1);
 }
@@ -302,15 +302,15 @@ Test(train, rejects_a_curve_of_the_wrong_shape)
 {
     invent_opts o = {.program = "test", .quiet = 1};
     gsl_rng *r = rng_new(1);
-    dataset *d = task_sign_agreement(4, 3.0, r);
-    model m;
+    task_data *d = task_sign_agreement(4, 3.0, r);
+    train_model m;
     learn_score(SCORE_PRODUCT, 2, r, &m);
     train_plan plan = {.steps = 2, .batch = 2, .rate = 0.1, .points = 3};
     gsl_matrix *curve = gsl_matrix_alloc(2, 3);
     cr_assert_eq(train_run(&o, "test", &m, d, d, &plan, r, curve), INVENT_ESHAPE);
     gsl_matrix_free(curve);
-    model_release(&m);
-    dataset_free(d);
+    train_model_release(&m);
+    task_data_free(d);
     gsl_rng_free(r);
 }
 
