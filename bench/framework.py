@@ -2,12 +2,14 @@
 """make bench-framework: a mainstream framework's CPU attention on the shapes
 of `make bench`, added to its table as a ratio.
 
-Reads BUILD/bench.csv, times torch.nn.functional.scaled_dot_product_attention
-(causal, float32, the same T, H, dh) with the median of the same number of
+Reads BUILD/bench.csv, times the framework's causal attention (PyTorch's
+scaled_dot_product_attention, or its own ops where that is missing; float32,
+the same T, H, dh) with the median of the same number of
 repeats, prints the bench table with a column "framework / kernel" (how many
 times faster than the framework each kernel is), and writes the framework's
 rows to BUILD/bench-framework.csv."""
 import csv
+import math
 import os
 import statistics
 import sys
@@ -16,15 +18,31 @@ import time
 import torch
 
 
-def framework_ms(T, H, dh, repeats):
+def causal_attention():
+    """The framework's fused causal attention (PyTorch 2), or, on older
+    versions such as Debian's 1.13, the same computation in its own ops:
+    scores, mask, softmax and weighted sum over the full T x T matrix."""
+    fused = getattr(torch.nn.functional, "scaled_dot_product_attention", None)
+    if fused is not None:
+        return "scaled_dot_product_attention", lambda q, k, v: fused(q, k, v, is_causal=True)
+
+    def materialised(q, k, v):
+        T, dh = q.shape[-2], q.shape[-1]
+        scores = (q @ k.transpose(-2, -1)) / math.sqrt(dh)
+        future = torch.ones(T, T, dtype=torch.bool).triu(1)
+        return torch.softmax(scores.masked_fill(future, float("-inf")), dim=-1) @ v
+
+    return "matmul + masked softmax", materialised
+
+
+def framework_ms(T, H, dh, repeats, f):
     q, k, v = (torch.rand(1, H, T, dh, dtype=torch.float32) * 2 - 1 for _ in range(3))
-    f = torch.nn.functional.scaled_dot_product_attention
     with torch.no_grad():
-        f(q, k, v, is_causal=True)  # warm-up
+        f(q, k, v)  # warm-up
         times = []
         for _ in range(repeats):
             t0 = time.perf_counter()
-            f(q, k, v, is_causal=True)
+            f(q, k, v)
             times.append(time.perf_counter() - t0)
     return 1e3 * statistics.median(times)
 
@@ -37,9 +55,9 @@ def main():
     shapes = sorted({(int(r["T"]), int(r["heads"]), int(r["dh"]), int(r["repeats"]))
                      for r in rows if r["kernel"] == "sgemm"})
     torch.set_num_threads(os.cpu_count() or 1)
-    ms = {(T, H, dh): framework_ms(T, H, dh, reps) for T, H, dh, reps in shapes}
-    print(f"framework: torch {torch.__version__}, scaled_dot_product_attention, "
-          f"{torch.get_num_threads()} threads")
+    name, f = causal_attention()
+    ms = {(T, H, dh): framework_ms(T, H, dh, reps, f) for T, H, dh, reps in shapes}
+    print(f"framework: torch {torch.__version__}, {name}, {torch.get_num_threads()} threads")
     print(f"{'T':>6}  {'kernel':<11} {'median ms':>11} {'framework / kernel':>20}")
     for T, H, dh, _ in shapes:
         f = ms[(T, H, dh)]

@@ -14,11 +14,12 @@ $(BUILD)/bench.csv:
 	$(Q)$(MAKE) --no-print-directory bench
 
 bench-framework: ## add a framework's CPU attention (python3 + torch) to the bench table
-	$(Q)if python3 -c 'import torch' 2>/dev/null; then \
+	$(Q)$(find_torch_python); \
+	if [ -n "$$py" ]; then \
 	    $(MAKE) -s --no-print-directory $(BUILD)/bench.csv && \
-	    python3 bench/framework.py $(BUILD)/bench.csv; \
+	    "$$py" bench/framework.py $(BUILD)/bench.csv; \
 	else \
-	    echo "bench-framework: skipped (python3 with torch is not installed)"; \
+	    echo "bench-framework: skipped (no python3 with numpy and torch; see make check-framework)"; \
 	fi
 
 # make test: the benchmark builds with -Werror and runs on tiny sizes.

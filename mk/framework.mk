@@ -8,10 +8,14 @@
 FRAMEWORK_DIR    := $(BUILD)/framework
 FRAMEWORK_PYTHON ?= /usr/bin/python3 python3
 
-check-framework: $(BUILD)/ch10_transformer ## compare chapter 10's block with PyTorch (skips when torch is missing)
-	$(Q)py=; for c in $(FRAMEWORK_PYTHON); do \
+# Shell code that sets $py to the first interpreter of FRAMEWORK_PYTHON that
+# can import numpy and torch, or to nothing (also used by bench-framework).
+find_torch_python = py=; for c in $(FRAMEWORK_PYTHON); do \
 	    if command -v "$$c" >/dev/null 2>&1 && "$$c" -c 'import numpy, torch' 2>/dev/null; then py=$$c; break; fi; \
-	done; \
+	done
+
+check-framework: $(BUILD)/ch10_transformer ## compare chapter 10's block with PyTorch (skips when torch is missing)
+	$(Q)$(find_torch_python); \
 	if [ -z "$$py" ]; then \
 	    echo "check-framework: SKIPPED: no python3 with numpy and torch (apt-get install python3-numpy python3-torch)"; \
 	    exit 0; \
