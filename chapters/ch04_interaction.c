@@ -115,15 +115,6 @@ static double least_pairwise_difference(const gsl_matrix *m)
     return least;
 }
 
-static double frobenius(const gsl_matrix *m)
-{
-    double sum = 0.0;
-    for (size_t j = 0; j < m->size1; j++)
-        for (size_t i = 0; i < m->size2; i++)
-            sum += gsl_matrix_get(m, j, i) * gsl_matrix_get(m, j, i);
-    return sqrt(sum);
-}
-
 static void check_split(const invent_opts *o, split_table t[N_SCORES])
 {
     double rebuild = 0.0, f_rows = 0.0, g_within = 0.0;
@@ -140,8 +131,8 @@ static void check_split(const invent_opts *o, split_table t[N_SCORES])
         f_rows = fmax(f_rows, dw_row_spread(t[k].F));
         g_within = fmax(g_within, spread_within_rows(t[k].G));
         report_line(o, "  %-14s  |f| %7.3f   |g| %7.3f   |v| %7.3f   |v| / |s| %6.3f",
-                    SCORE_NAMES[k], frobenius(t[k].F), frobenius(t[k].G), frobenius(t[k].V),
-                    frobenius(t[k].V) / frobenius(t[k].S));
+                    SCORE_NAMES[k], mat_frobenius(t[k].F), mat_frobenius(t[k].G),
+                    mat_frobenius(t[k].V), mat_frobenius(t[k].V) / mat_frobenius(t[k].S));
     }
     report_line(o, "%s", "");
     check_at_most("I1", "f + g + v rebuilds every score of the sequence (tanh, sum and product; "

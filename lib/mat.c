@@ -71,6 +71,17 @@ double mat_max_abs_diff(const gsl_matrix *A, const gsl_matrix *B)
     return worst;
 }
 
+double mat_frobenius(const gsl_matrix *A)
+{
+    double sum = 0.0;
+    for (size_t i = 0; i < A->size1; i++) {
+        gsl_vector_const_view row = gsl_matrix_const_row(A, i);
+        double r = gsl_blas_dnrm2(&row.vector);
+        sum += r * r;
+    }
+    return sqrt(sum);
+}
+
 double mat_rel_error(const gsl_matrix *got, const gsl_matrix *want)
 {
     if (got->size1 != want->size1 || got->size2 != want->size2)

@@ -25,6 +25,9 @@ gsl_matrix *mat_clone(const gsl_matrix *A);
 /* A, B: (m, n) -> max |A - B|; INFINITY when shapes differ, NaN if any is NaN */
 double mat_max_abs_diff(const gsl_matrix *A, const gsl_matrix *B);
 
+/* A: (m, n) -> ||A||_F, the square root of the sum of squared entries */
+double mat_frobenius(const gsl_matrix *A);
+
 /* got, want: (m, n) -> ||got - want||_F / ||want||_F (absolute when want = 0) */
 double mat_rel_error(const gsl_matrix *got, const gsl_matrix *want);
 

@@ -34,12 +34,6 @@ size_t params_count(const param_set *ps)
     return total;
 }
 
-void params_scale_grad(param_set *ps, double factor)
-{
-    for (size_t k = 0; k < ps->n; k++)
-        gsl_matrix_scale(ps->grad[k], factor);
-}
-
 void params_free(param_set *ps)
 {
     for (size_t k = 0; k < ps->n; k++) {

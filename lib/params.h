@@ -28,8 +28,6 @@ void params_zero_grad(param_set *ps);
 /* -> how many scalars the model learns */
 size_t params_count(const param_set *ps);
 
-/* every gradient <- gradient * factor (a mean over a batch) */
-void params_scale_grad(param_set *ps, double factor);
 
 /* Frees every matrix; ps itself belongs to the caller. */
 void params_free(param_set *ps);

@@ -128,6 +128,11 @@ Test(mat, distances)
     gsl_matrix_set(B, 0, 0, 4.0);
     cr_assert_float_eq(mat_max_abs_diff(A, B), 1.0, 1e-15);
     cr_assert_float_eq(mat_rel_error(A, B), 0.25, 1e-15);
+    cr_assert_float_eq(mat_frobenius(B), 4.0, 1e-15);
+    gsl_matrix_set(B, 1, 0, 3.0);
+    cr_assert_float_eq(mat_frobenius(B), 5.0, 1e-15);
+    gsl_matrix_view corner = gsl_matrix_submatrix(B, 1, 0, 1, 2);
+    cr_assert_float_eq(mat_frobenius(&corner.matrix), 3.0, 1e-15, "a view counts only its own entries");
     cr_assert(isinf(mat_max_abs_diff(A, C)));
     gsl_matrix_set(A, 1, 1, NAN);
     cr_assert(isnan(mat_max_abs_diff(A, B)));
