@@ -12,12 +12,13 @@ OPT      ?= -O2 -g
 SAN      ?=
 SAN_ON   := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 SANFLAGS := $(if $(SAN),$(SAN_ON))
-CPPFLAGS += -Ilib -DINVENT_PLOTS_DIR='"$(CURDIR)/plots"' -DINVENT_PLOT_OUT='"$(PLOT_DIR)"'
+LAYERS   := core runtime model learn kernels
+CPPFLAGS += -Ilib $(addprefix -Ilib/,$(LAYERS)) -DINVENT_PLOTS_DIR='"$(CURDIR)/plots"' -DINVENT_PLOT_OUT='"$(PLOT_DIR)"'
 CFLAGS   += -std=gnu11 $(OPT) -Wall -Wextra -Werror -MMD -MP $(SANFLAGS)
 LDFLAGS  += $(SANFLAGS)
 LDLIBS   := -lgsl -lopenblas -lm
 
-LIB_SRC      := $(wildcard lib/*.c)
+LIB_SRC      := $(foreach l,$(LAYERS),$(wildcard lib/$(l)/*.c))
 LIB          := $(BUILD)/libinvent.a
 CHAPTER_SRC  := $(sort $(wildcard chapters/ch[0-9][0-9]_*.c))
 CHAPTER_BINS := $(CHAPTER_SRC:chapters/%.c=$(BUILD)/%)

@@ -1,62 +1,23 @@
-/* Inventing the Transformer, in C: the core library, one header per concept.
- * A chapter includes this one header. */
+/* Inventing the Transformer, in C: the core library, in five layers (lowest
+ * first). A chapter, an exercise or a test includes this one header; a file
+ * inside lib/ includes the headers it needs, from its own layer or lower ones
+ * (scripts/check-layers.sh checks it). */
 #ifndef INVENT_H
 #define INVENT_H
 
-#include "activation.h"
-#include "adam.h"
-#include "attention.h"
-#include "attn_kernels.h"
-#include "bilinear.h"
-#include "block.h"
-#include "chapter.h"
-#include "check.h"
-#include "cli.h"
-#include "count.h"
-#include "dump.h"
-#include "dynamic_weights.h"
-#include "factor.h"
-#include "fdcheck.h"
-#include "grad_activation.h"
-#include "grad_attention.h"
-#include "grad_heads.h"
-#include "grad_layernorm.h"
-#include "grad_linear.h"
-#include "grad_rnn.h"
-#include "grad_softmax.h"
-#include "grad_xent.h"
-#include "gradcheck.h"
-#include "grid.h"
-#include "growth.h"
-#include "heads.h"
-#include "kvcache.h"
-#include "layernorm.h"
-#include "learn_bilinear.h"
-#include "learn_recall.h"
-#include "learn_score.h"
-#include "linalg.h"
-#include "linear.h"
-#include "mask.h"
-#include "mat.h"
-#include "mlp.h"
-#include "npy.h"
-#include "params.h"
-#include "paths.h"
-#include "permute.h"
-#include "plot.h"
-#include "recall.h"
-#include "report.h"
-#include "rng.h"
-#include "rnn.h"
-#include "score.h"
-#include "simd.h"
-#include "softmax.h"
-#include "status.h"
-#include "stopwatch.h"
-#include "tasks.h"
-#include "train.h"
-#include "weight_family.h"
-#include "workers.h"
-#include "xent.h"
+/* ---- core: numbers and files --------------------------------------------- */
+#include "core.h"
+
+/* ---- runtime: options, narration, claims, figures ------------------------ */
+#include "runtime.h"
+
+/* ---- model: the derivation's pieces -------------------------------------- */
+#include "model.h"
+
+/* ---- learn: gradients, optimisers, training ------------------------------ */
+#include "learn.h"
+
+/* ---- kernels: float32 attention at speed --------------------------------- */
+#include "kernels.h"
 
 #endif

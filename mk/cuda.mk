@@ -1,4 +1,4 @@
-# Optional CUDA kernels (lib/cuda/) and their tests (tests/cuda/), built only
+# Optional CUDA kernels (lib/kernels/cuda/) and their tests (tests/cuda/), built only
 # where nvcc exists; on a machine without a GPU the tests skip with a message.
 ifeq ($(origin NVCC),undefined)
 NVCC := $(shell command -v nvcc 2>/dev/null || { test -x /usr/local/cuda/bin/nvcc && echo /usr/local/cuda/bin/nvcc; })
@@ -8,15 +8,15 @@ CUDA_OBJ    := $(BUILD)/cuda/attn_cuda.o
 CUDA_TEST   := $(BUILD)/cuda/test-cuda
 CUDA_LDLIBS := -L$(CUDA_HOME)/lib64 -Wl,-rpath,$(CUDA_HOME)/lib64 -lcudart -lstdc++
 
-$(CUDA_OBJ): lib/cuda/attn_cuda.cu lib/cuda/attn_cuda.h lib/attn_kernels.h | deps-auto
+$(CUDA_OBJ): lib/kernels/cuda/attn_cuda.cu lib/kernels/cuda/attn_cuda.h lib/kernels/attn_kernels.h | deps-auto
 	$(call say,NVCC,$<)
 	@mkdir -p $(@D)
-	$(Q)$(NVCC) -O2 -Ilib -Ilib/cuda -Xcompiler -Wall,-Wextra,-Werror -c $< -o $@
+	$(Q)$(NVCC) -O2 $(filter -I%,$(CPPFLAGS)) -Ilib/kernels/cuda -Xcompiler -Wall,-Wextra,-Werror -c $< -o $@
 
 $(BUILD)/cuda/test_cuda.o: tests/cuda/test_cuda.c | deps-auto
 	$(call say,CC,$<)
 	@mkdir -p $(@D)
-	$(Q)$(CC) $(CPPFLAGS) -Ilib/cuda $(CFLAGS) -c $< -o $@
+	$(Q)$(CC) $(CPPFLAGS) -Ilib/kernels/cuda $(CFLAGS) -c $< -o $@
 
 $(CUDA_TEST): $(BUILD)/cuda/test_cuda.o $(CUDA_OBJ) $(LIB)
 	$(call say,LD,$@)

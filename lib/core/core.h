@@ -1,0 +1,18 @@
+/* Layer "core": numbers and files with no knowledge of the derivation: status codes,
+ * checked counting, random numbers, matrices, linear algebra, .npy files, paths,
+ * timing, growth exponents and grids. Includes nothing but itself. */
+#ifndef INVENT_LAYER_CORE_H
+#define INVENT_LAYER_CORE_H
+
+#include "count.h"
+#include "grid.h"
+#include "growth.h"
+#include "linalg.h"
+#include "mat.h"
+#include "npy.h"
+#include "paths.h"
+#include "rng.h"
+#include "status.h"
+#include "stopwatch.h"
+
+#endif

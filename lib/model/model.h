@@ -1,0 +1,28 @@
+/* Layer "model": the pieces of the derivation in double precision: the recurrent
+ * cell, scores, weights made on the fly, the bilinear form and its factors,
+ * softmax and mask, attention, heads, the MLP, layer norm, the block. May
+ * include core and runtime. */
+#ifndef INVENT_LAYER_MODEL_H
+#define INVENT_LAYER_MODEL_H
+
+#include "activation.h"
+#include "attention.h"
+#include "bilinear.h"
+#include "block.h"
+#include "dynamic_weights.h"
+#include "factor.h"
+#include "heads.h"
+#include "kvcache.h"
+#include "layernorm.h"
+#include "linear.h"
+#include "mask.h"
+#include "mlp.h"
+#include "permute.h"
+#include "recall.h"
+#include "rnn.h"
+#include "score.h"
+#include "softmax.h"
+#include "weight_family.h"
+#include "xent.h"
+
+#endif
