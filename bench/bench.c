@@ -244,8 +244,7 @@ int main(int argc, char **argv)
                                     "(--dump DIR writes DIR/bench.csv).",
                            options, (int)(sizeof options / sizeof options[0])};
     invent_opts o;
-    int rc = chapter_begin(argc, argv, &spec, "Benchmark: causal multi-head attention, float32",
-                           &o);
+    int rc = chapter_parse(argc, argv, &spec, &o);
     if (rc != CLI_RUN)
         return rc;
     if (z.tmin > z.tmax)
@@ -253,6 +252,9 @@ int main(int argc, char **argv)
     if (z.tmax * z.heads * z.dh > ((size_t)1 << 25))
         return cli_fail(&o, "--tmax * --heads * --dh must be at most 2^25 (memory), got %zu",
                         z.tmax * z.heads * z.dh);
+    rc = chapter_start(&o, "Benchmark: causal multi-head attention, float32");
+    if (rc != CLI_RUN)
+        return rc;
     report_text(&o, "H = %zu heads of size dh = %zu, float32, causal; %d threads; vector code: "
                     "%s. Times are medians of the repeats; GFLOP/s count only the useful work, "
                     "4 dh T(T+1)/2 H FLOP.", z.heads, z.dh, workers_count(),

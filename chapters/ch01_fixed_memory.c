@@ -197,7 +197,7 @@ int main(int argc, char **argv)
     const cli_spec spec = {"ch01", "Chapter 1: why a recurrent network's fixed memory fails.",
                            options, (int)(sizeof options / sizeof options[0])};
     invent_opts o;
-    int rc = chapter_begin(argc, argv, &spec, "Chapter 1: a fixed memory fails", &o);
+    int rc = chapter_parse(argc, argv, &spec, &o);
     if (rc != CLI_RUN)
         return rc;
     if (s.input > s.state)
@@ -208,6 +208,9 @@ int main(int argc, char **argv)
     if (s.seq * s.state > 2048)
         return cli_fail(&o, "--seq times --state must be at most 2048 (the every-state probe "
                             "solves a least-squares problem that wide), got %zu", s.seq * s.state);
+    rc = chapter_start(&o, "Chapter 1: a fixed memory fails");
+    if (rc != CLI_RUN)
+        return rc;
     gsl_rng *r = rng_new(o.seed);
     if (!r)
         return chapter_fail(&o, "creating the random generator", INVENT_ENOMEM);

@@ -333,8 +333,10 @@ int main(int argc, char **argv)
     const cli_spec spec = {"ch03", "Chapter 3: what a dynamic d x d weight costs, three ways.",
                            options, (int)(sizeof options / sizeof options[0])};
     invent_opts o;
-    int rc = chapter_begin(argc, argv, &spec, "Chapter 3: from a dynamic matrix to a few static "
-                                              "ones", &o);
+    int rc = chapter_parse(argc, argv, &spec, &o);
+    if (rc != CLI_RUN)
+        return rc;
+    rc = chapter_start(&o, "Chapter 3: from a dynamic matrix to a few static ones");
     if (rc != CLI_RUN)
         return rc;
     gsl_rng *r = rng_new(o.seed);

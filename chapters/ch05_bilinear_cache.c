@@ -201,7 +201,7 @@ int main(int argc, char **argv)
     const cli_spec spec = {"ch05", "Chapter 5: bilinear scores, and caching A x_i for past tokens.",
                            options, (int)(sizeof options / sizeof options[0])};
     invent_opts o;
-    int rc = chapter_begin(argc, argv, &spec, "Chapter 5: bilinear scores and the cache", &o);
+    int rc = chapter_parse(argc, argv, &spec, &o);
     if (rc != CLI_RUN)
         return rc;
     kvcache_shape own = shape_of(&s);
@@ -209,6 +209,9 @@ int main(int argc, char **argv)
     if (kvcache_bytes(&own, &bytes) != INVENT_OK)
         return cli_fail(&o, "the cache for --seq %zu --layers %zu --funcs %zu --dim %zu --bytes "
                             "%zu exceeds 2^64 bytes", s.seq, s.layers, s.funcs, s.dim, s.bytes);
+    rc = chapter_start(&o, "Chapter 5: bilinear scores and the cache");
+    if (rc != CLI_RUN)
+        return rc;
     gsl_rng *r = rng_new(o.seed);
     gsl_matrix *X = r ? mat_gaussian(s.tokens, s.width, 1.0, r) : NULL;
     if (!X) {

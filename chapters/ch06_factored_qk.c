@@ -466,11 +466,14 @@ int main(int argc, char **argv)
     const cli_spec spec = {"ch06", "Chapter 6: factoring A into queries and keys, A = W_q^T W_k.",
                            options, (int)(sizeof options / sizeof options[0])};
     invent_opts o;
-    int rc = chapter_begin(argc, argv, &spec, "Chapter 6: queries and keys by factoring", &o);
+    int rc = chapter_parse(argc, argv, &spec, &o);
     if (rc != CLI_RUN)
         return rc;
     if (s.rank > s.dim)
         return cli_fail(&o, "--rank (%zu) must not exceed --dim (%zu)", s.rank, s.dim);
+    rc = chapter_start(&o, "Chapter 6: queries and keys by factoring");
+    if (rc != CLI_RUN)
+        return rc;
     gsl_rng *r = rng_new(o.seed);
     example m;
     if (!r || example_new(&s, r, &m) != INVENT_OK) {

@@ -363,8 +363,7 @@ int main(int argc, char **argv)
     const cli_spec spec = {"ch08", "Chapter 8: many heads, and the output matrix W_o.", options,
                            (int)(sizeof options / sizeof options[0])};
     invent_opts o;
-    int rc = chapter_begin(argc, argv, &spec, "Chapter 8: many heads and the mixing matrix W_o",
-                           &o);
+    int rc = chapter_parse(argc, argv, &spec, &o);
     if (rc != CLI_RUN)
         return rc;
     if (s.dim % s.heads != 0)
@@ -373,6 +372,9 @@ int main(int argc, char **argv)
         return cli_fail(&o, "--heads * --dim^3 must be at most 2^28 (one SVD of a d x d matrix "
                             "per head; keeps the run to a few seconds), got %.0f",
                         (double)s.heads * pow((double)s.dim, 3));
+    rc = chapter_start(&o, "Chapter 8: many heads and the mixing matrix W_o");
+    if (rc != CLI_RUN)
+        return rc;
     gsl_rng *rng = rng_new(o.seed);
     if (!rng)
         return chapter_fail(&o, "creating the random generator", INVENT_ENOMEM);

@@ -471,7 +471,7 @@ int main(int argc, char **argv)
     const cli_spec spec = {"ch09", "Chapter 9: the MLP as a key-value memory.", options,
                            (int)(sizeof options / sizeof options[0])};
     invent_opts o;
-    int rc = chapter_begin(argc, argv, &spec, "Chapter 9: the MLP as a key-value memory", &o);
+    int rc = chapter_parse(argc, argv, &spec, &o);
     if (rc != CLI_RUN)
         return rc;
     if (s.dim % s.heads != 0)
@@ -485,6 +485,9 @@ int main(int argc, char **argv)
     if (s.pairs > s.dim / 4)
         return cli_fail(&o, "--pairs (%zu) must be at most --dim / 4 (%zu), so that a random "
                             "input stays unrelated to every key", s.pairs, s.dim / 4);
+    rc = chapter_start(&o, "Chapter 9: the MLP as a key-value memory");
+    if (rc != CLI_RUN)
+        return rc;
     gsl_rng *rng = rng_new(o.seed);
     if (!rng)
         return chapter_fail(&o, "creating the random generator", INVENT_ENOMEM);

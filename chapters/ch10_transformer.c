@@ -397,7 +397,7 @@ int main(int argc, char **argv)
     const cli_spec spec = {"ch10", "Chapter 10: the Transformer block, assembled and checked.",
                            options, (int)(sizeof options / sizeof options[0])};
     invent_opts o;
-    int rc = chapter_begin(argc, argv, &spec, "Chapter 10: the Transformer, assembled", &o);
+    int rc = chapter_parse(argc, argv, &spec, &o);
     if (rc != CLI_RUN)
         return rc;
     if (s.dim % s.heads != 0)
@@ -406,6 +406,9 @@ int main(int argc, char **argv)
         return cli_fail(&o, "--heads (%zu) must leave at least 2 dimensions per head of --dim "
                             "(%zu): with one, the scale 1/sqrt(dk) is 1 and does nothing",
                         s.heads, s.dim);
+    rc = chapter_start(&o, "Chapter 10: the Transformer, assembled");
+    if (rc != CLI_RUN)
+        return rc;
     gsl_rng *rng = rng_new(o.seed);
     if (!rng)
         return chapter_fail(&o, "creating the random generator", INVENT_ENOMEM);

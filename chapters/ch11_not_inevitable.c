@@ -485,7 +485,7 @@ int main(int argc, char **argv)
                                    "attention without the T x T matrix.",
                            options, (int)(sizeof options / sizeof options[0])};
     invent_opts o;
-    int rc = chapter_begin(argc, argv, &spec, "Chapter 11: why it is not inevitable", &o);
+    int rc = chapter_parse(argc, argv, &spec, &o);
     if (rc != CLI_RUN)
         return rc;
     sweep w;
@@ -496,6 +496,8 @@ int main(int argc, char **argv)
     int status = tiled_bytes_per_worker(z.dh, r, &worker_bytes);
     rc = status == INVENT_OK ? check_sizes(&o, &z, worker_bytes)
                              : chapter_fail(&o, "measuring the tiled kernel", status);
+    if (rc == 0)
+        rc = chapter_start(&o, "Chapter 11: why it is not inevitable") == CLI_RUN ? 0 : 2;
     if (rc == 0)
         rc = run_sweep(&o, &z, r, &w);
     if (rc == 0 && dump_sweep(&o, &w) != INVENT_OK)

@@ -781,7 +781,7 @@ int main(int argc, char **argv)
                            "for the complete run.",
                            options, (int)(sizeof options / sizeof options[0])};
     invent_opts o;
-    int rc = chapter_begin(argc, argv, &spec, "Chapter 12: learning", &o);
+    int rc = chapter_parse(argc, argv, &spec, &o);
     if (rc != CLI_RUN)
         return rc;
     if (2 * s.teacher > s.dim)
@@ -793,6 +793,9 @@ int main(int argc, char **argv)
         s.state = 2 * s.keys;
     rc = check_state(&o, &s);
     if (rc != 0)
+        return rc;
+    rc = chapter_start(&o, "Chapter 12: learning");
+    if (rc != CLI_RUN)
         return rc;
     schedule sc = make_schedule(&s);
     report_text(&o, "This is the %s run: %zu seeds per setting. %s", s.full ? "full" : "quick",

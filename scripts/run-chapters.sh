@@ -6,7 +6,8 @@
 # Every chapter appends its claims to $BUILD/claims-MODE.tsv; the table has
 # one row per claim id, in chapter and id order (FAIL if any check of it
 # failed), and a closing line
-# "N passed, M failed". The exit status is non-zero if a claim failed or a
+# "N passed, M failed"; then the controls table (see below). The exit status
+# is non-zero if a claim failed, a control held or was missing, or a
 # chapter exited with an error.
 set -u
 mode=$1 plot_dir=$2
@@ -36,7 +37,11 @@ done
 [ "$mode" = plots ] && [ $broken -eq 0 ] && exit 0
 echo
 echo "Claims"
-awk -F'\t' '
+tab=$(printf '\t')
+sorted=$(sort -s -t "$tab" -k3,3 -k1,1V "$claims")
+# Claims: one row per id, FAIL if any check of it failed.
+printf '%s\n' "$sorted" | awk -F'\t' '
+    $6 == "control" || NF < 5 { next }
     !($1 in verdict) { order[n++] = $1; verdict[$1] = "PASS"; chapter[$1] = $3; text[$1] = $4 }
     $2 == "FAIL" { verdict[$1] = "FAIL" }
     END {
@@ -47,7 +52,29 @@ awk -F'\t' '
         }
         printf "%d passed, %d failed\n", passed, failed
         exit failed > 0
-    }' <<EOF || broken=1
-$(sort -s -t "$(printf '\t')" -k3,3 -k1,1V "$claims")
-EOF
+    }' || broken=1
+
+# Controls: one row per claim id. FAILS (as it should) when every control of
+# the id failed; HOLDS (a defect: the check cannot tell) when one passed;
+# NONE when the id has no control. Either of the last two fails verify.
+echo
+echo "Controls (each claim checked on a case where it must not hold)"
+printf '%s\n' "$sorted" | awk -F'\t' '
+    NF < 5 { next }
+    $6 != "control" && !($1 in seen) { seen[$1] = 1; order[n++] = $1; chapter[$1] = $3 }
+    $6 == "control" && (!($1 in control) || $2 == "HOLDS") {
+        control[$1] = $2; what[$1] = $4; got[$1] = $5
+    }
+    END {
+        for (i = 0; i < n; i++) {
+            id = order[i]
+            c = (id in control) ? control[id] : "NONE"
+            printf "%-3s  %-5s  %s  %s: %s\n", id, c, chapter[id],
+                   (id in what) ? what[id] : "no control", (id in got) ? got[id] : "-"
+            count[c]++
+        }
+        printf "controls: %d fail as they should, %d hold, %d missing\n",
+               count["FAILS"], count["HOLDS"], count["NONE"]
+        exit count["HOLDS"] + count["NONE"] > 0
+    }' || broken=1
 exit $broken

@@ -93,3 +93,50 @@ Test(check, quiet_mode_prints_only_failures, .init = cr_redirect_stdout)
     fflush(stdout);
     cr_assert_stdout_eq_str("  X2  FAIL  loud fail\n             broken\n");
 }
+
+Test(check, a_control_that_fails_is_good_and_one_that_holds_is_a_defect,
+     .init = cr_redirect_stdout)
+{
+    invent_opts o = opts(NULL);
+    check_setup(&o);
+    check_close("X1", "equal", 1.0, 1.0, 1e-12);
+    check_control("X1", "one operand perturbed");
+    cr_assert_not(check_close("X1", NULL, 1.5, 1.0, 1e-12));
+    cr_assert_eq(check_count_failed(), 0, "a control that fails is what a good check does");
+    check_control("X1", "nothing changed");
+    cr_assert(check_close("X1", NULL, 1.0, 1.0, 1e-12));
+    cr_assert_eq(check_count_failed(), 1, "a control that holds is a defect");
+    cr_assert_eq(check_finish(), 1);
+}
+
+Test(check, a_control_applies_to_the_next_check_only, .init = cr_redirect_stdout)
+{
+    invent_opts o = opts(NULL);
+    check_setup(&o);
+    check_control("X1", "perturbed");
+    check_at_most("X1", NULL, 2.0, 1.0);
+    cr_assert_not(check_at_most("X2", "a claim again", 2.0, 1.0));
+    cr_assert_eq(check_count_failed(), 1, "the second check is a claim, and it failed");
+}
+
+Test(check, controls_go_to_the_claims_file_with_their_verdict, .init = cr_redirect_stdout)
+{
+    char path[] = "/tmp/invent-claims-XXXXXX";
+    int fd = mkstemp(path);
+    cr_assert_geq(fd, 0);
+    close(fd);
+    invent_opts o = opts(path);
+    check_setup(&o);
+    check_equal("R2", "five steps", 5, 5);
+    check_control("R2", "one layer more");
+    check_equal("R2", NULL, 6, 5);
+    FILE *f = fopen(path, "r");
+    char line[512];
+    cr_assert_not_null(fgets(line, sizeof line, f));
+    cr_assert_not_null(strstr(line, "\tclaim\n"), "got: %s", line);
+    cr_assert_not_null(fgets(line, sizeof line, f));
+    cr_assert_eq(strncmp(line, "R2\tFAILS\tch99\tone layer more\t", 27), 0, "got: %s", line);
+    cr_assert_not_null(strstr(line, "\tcontrol\n"), "got: %s", line);
+    fclose(f);
+    unlink(path);
+}

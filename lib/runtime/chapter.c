@@ -3,11 +3,13 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "check.h"
 #include "paths.h"
 #include "plot.h"
 #include "report.h"
+#include "scope.h"
 #include "status.h"
 
 /* Checks --dump, --plot-dir and --claims before any work is done, so that a
@@ -29,17 +31,36 @@ static int check_outputs(const invent_opts *o)
     return CLI_RUN;
 }
 
-int chapter_begin(int argc, char **argv, const cli_spec *spec, const char *title,
-                  invent_opts *opts)
+/* The program name for chapter_must's message, set by chapter_start. */
+static const char *must_program = "invent";
+
+int chapter_parse(int argc, char **argv, const cli_spec *spec, invent_opts *opts)
 {
-    int rc = cli_parse(argc, argv, spec, opts);
-    if (rc == CLI_RUN)
-        rc = check_outputs(opts);
+    return cli_parse(argc, argv, spec, opts);
+}
+
+int chapter_start(invent_opts *opts, const char *title)
+{
+    int rc = check_outputs(opts);
     if (rc != CLI_RUN)
         return rc;
+    scope_name_program(opts->program);
+    must_program = opts->program;
     check_setup(opts);
     report_title(opts, title);
     return CLI_RUN;
+}
+
+void chapter_must(int status, const char *what)
+{
+    if (status == INVENT_OK)
+        return;
+    if (status == INVENT_ENOMEM)
+        scope_out_of_memory(what);
+    fflush(stdout);
+    report_error(must_program, "%s: %s", what, invent_strerror(status));
+    fflush(stderr);
+    _exit(CHAPTER_EXIT_RUNTIME);
 }
 
 int chapter_fail(const invent_opts *opts, const char *what, int status)

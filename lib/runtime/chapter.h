@@ -1,5 +1,8 @@
-/* A chapter's life: parse the command line, set up the checks, print the
- * title; at the end, turn claims and figures into the exit status.
+/* A chapter's life: parse the command line; check how the sizes go together
+ * (the chapter's own rules, with cli_fail); only then touch the outputs, set
+ * up the checks and print the title; at the end, turn claims and figures
+ * into the exit status. Nothing is printed on stdout and nothing is created
+ * on disk before chapter_start, so a refused command line leaves no trace.
  *   0  every claim held and every figure was rendered
  *   1  a claim failed
  *   2  bad command line, or an output path (--dump, --plot-dir, --claims)
@@ -14,10 +17,19 @@
 #define CHAPTER_EXIT_USAGE 2
 #define CHAPTER_EXIT_RUNTIME 3
 
-/* argv -> opts, output paths checked; returns CLI_RUN to go on, else the
- * exit code to return now */
-int chapter_begin(int argc, char **argv, const cli_spec *spec, const char *title,
-                  invent_opts *opts);
+/* argv -> opts and the chapter's sizes; returns CLI_RUN to go on, else the
+ * exit code to return now (0 after --help, 2 after one line on stderr) */
+int chapter_parse(int argc, char **argv, const cli_spec *spec, invent_opts *opts);
+
+/* After the chapter's own checks of its sizes: output paths checked (and
+ * created), claim checks set up, title printed; returns CLI_RUN to go on,
+ * else the exit code to return now */
+int chapter_start(invent_opts *opts, const char *title);
+
+/* For chapter programs: a library call that must succeed. On a status other
+ * than INVENT_OK it reports "what: reason" and ends the program with exit
+ * status 3 (out of memory, a shape or a file that does not fit). */
+void chapter_must(int status, const char *what);
 
 /* Reports a library failure ("computing the recall error: out of memory")
  * and returns CHAPTER_EXIT_RUNTIME for main to return. */

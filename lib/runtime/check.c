@@ -9,8 +9,10 @@
 
 static struct {
     const invent_opts *opts;
-    int run, failed;
-    int claims_lost; /* the claims file could not be appended to */
+    int run, failed;          /* every check; failed claims and held controls */
+    int controls, held;       /* controls among them; those that held */
+    int claims_lost;          /* the claims file could not be appended to */
+    const char *control_what; /* set by check_control for the next check */
 } state;
 
 void check_setup(const invent_opts *o)
@@ -18,10 +20,21 @@ void check_setup(const invent_opts *o)
     state.opts = o;
     state.run = 0;
     state.failed = 0;
+    state.controls = 0;
+    state.held = 0;
     state.claims_lost = 0;
+    state.control_what = NULL;
 }
 
-static void append_claim_line(const char *id, int ok, const char *claim, const char *detail)
+void check_control(const char *id, const char *what)
+{
+    (void)id; /* named at the call for the reader; the next check carries it */
+    state.control_what = what;
+}
+
+/* One tab-separated line: id, verdict, program, text, detail, kind. */
+static void append_claim_line(const char *id, const char *verdict, const char *text,
+                              const char *detail, const char *kind)
 {
     FILE *f = fopen(state.opts->claims_file, "a");
     if (!f) { /* checked at start-up; it vanished since */
@@ -31,32 +44,66 @@ static void append_claim_line(const char *id, int ok, const char *claim, const c
         state.failed++;
         return;
     }
-    fprintf(f, "%s\t%s\t%s\t%s\t%s\n", id, ok ? "PASS" : "FAIL", state.opts->program, claim,
-            detail);
+    fprintf(f, "%s\t%s\t%s\t%s\t%s\t%s\n", id, verdict, state.opts->program, text, detail,
+            kind);
     fclose(f);
+}
+
+/* "PASS" in green, "FAIL" in red, on a terminal that allows colour */
+static void print_mark(const char *mark, int good)
+{
+    if (report_use_color(STDOUT_FILENO))
+        printf("\033[1;%dm%s\033[0m", good ? 32 : 31, mark);
+    else
+        fputs(mark, stdout);
 }
 
 static void print_claim_line(const char *id, int ok, const char *claim, const char *detail)
 {
-    int color = report_use_color(STDOUT_FILENO);
-    const char *mark = ok ? "PASS" : "FAIL";
-    if (color)
-        printf("  %-3s \033[1;%dm%s\033[0m  %s\n", id, ok ? 32 : 31, mark, claim);
-    else
-        printf("  %-3s %s  %s\n", id, mark, claim);
-    printf("             %s\n", detail);
+    printf("  %-3s ", id);
+    print_mark(ok ? "PASS" : "FAIL", ok);
+    printf("  %s\n             %s\n", claim, detail);
 }
 
-/* Records one verdict; returns ok. */
+/* A control is good when its check fails: the check can tell. */
+static void print_control_line(int holds, const char *what, const char *detail)
+{
+    printf("      control (%s): %s\n        ", what, detail);
+    print_mark(holds ? "HOLDS" : "fails", !holds);
+    printf("%s\n", holds ? ": the check cannot tell this case from the claim (a defect)"
+                          : ", as it should");
+}
+
+/* Records a control's verdict; returns ok as the check computed it. */
+static int record_control(const char *id, int ok, const char *detail)
+{
+    const char *what = state.control_what;
+    state.control_what = NULL;
+    state.controls++;
+    if (ok) {
+        state.failed++;
+        state.held++;
+    }
+    if (!state.opts->quiet || ok)
+        print_control_line(ok, what, detail);
+    if (state.opts->claims_file)
+        append_claim_line(id, ok ? "HOLDS" : "FAILS", what, detail, "control");
+    return ok;
+}
+
+/* Records one verdict (of a claim, or of a control after check_control);
+ * returns ok. */
 static int record(const char *id, const char *claim, int ok, const char *detail)
 {
     state.run++;
+    if (state.control_what)
+        return record_control(id, ok, detail);
     if (!ok)
         state.failed++;
     if (!state.opts->quiet || !ok)
         print_claim_line(id, ok, claim, detail);
     if (state.opts->claims_file)
-        append_claim_line(id, ok, claim, detail);
+        append_claim_line(id, ok ? "PASS" : "FAIL", claim, detail, "claim");
     return ok;
 }
 
@@ -117,8 +164,11 @@ int check_count_failed(void) { return state.failed; }
 
 int check_finish(void)
 {
+    int claims = state.run - state.controls;
+    int claims_failed = state.failed - state.held;
     if (!state.opts->quiet || state.failed)
-        printf("\n%s: %d of %d checks passed\n", state.opts->program, state.run - state.failed,
-               state.run);
+        printf("\n%s: %d of %d checks passed; %d of %d controls fail, as they should\n",
+               state.opts->program, claims - claims_failed, claims, state.controls - state.held,
+               state.controls);
     return state.failed ? 1 : 0;
 }

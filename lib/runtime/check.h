@@ -1,8 +1,16 @@
 /* Claim checks: every numerical claim of a chapter goes through here. Each
  * check prints the claim id (from CLAIMS.md), the claim, what was measured
  * and PASS or FAIL; counts failures; and, with --claims FILE, appends one
- * tab-separated line (id, PASS|FAIL, chapter, claim, measurement) for
- * `make verify`. check_finish gives the chapter its exit status. */
+ * tab-separated line for `make verify`:
+ *   id  PASS|FAIL    chapter  claim                 measurement  claim
+ *   id  FAILS|HOLDS  chapter  what the control changes  measurement  control
+ * check_finish gives the chapter its exit status.
+ *
+ * Controls. A check that cannot fail proves nothing, so every claim is also
+ * checked on a case where it must not hold: call check_control(id, what)
+ * and then the same check function on the control's numbers. The control
+ * is printed under its claim; it must FAIL. A control that passes (HOLDS)
+ * means the check cannot tell right from wrong, and counts as a failure. */
 #ifndef INVENT_CHECK_H
 #define INVENT_CHECK_H
 
@@ -34,7 +42,11 @@ int check_equal(const char *id, const char *claim, uint64_t got, uint64_t want);
 /* a yes/no fact; detail says what was seen */
 int check_true(const char *id, const char *claim, int ok, const char *detail);
 
-/* (checks run, checks failed) so far */
+/* The next check is the control of claim id, on a case changed as `what`
+ * says ("causal mask on"); its claim text is not printed and may be NULL. */
+void check_control(const char *id, const char *what);
+
+/* (checks run, checks failed) so far; a control that holds counts as failed */
 int check_count_run(void);
 int check_count_failed(void);
 

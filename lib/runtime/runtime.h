@@ -10,5 +10,6 @@
 #include "dump.h"
 #include "plot.h"
 #include "report.h"
+#include "scope.h"
 
 #endif
