@@ -1,4 +1,6 @@
 # Chapter 1, claims R1 and R3: recall error against sequence length.
+# caption: A fixed state of size m recalls every past input exactly while n·p ≤ m; past that, the least-squares read-out loses a growing share, close to the bound sqrt(1 − m/np). Keeping every state (the growing memory) recalls exactly at every length.
+# claims: R1 R3
 set title sprintf("Recall from memory: a fixed state of size m = %d, inputs of size p = %d", state, input)
 set xlabel "sequence length n (tokens)"
 set ylabel "relative recall error"

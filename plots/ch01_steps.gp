@@ -1,4 +1,6 @@
 # Chapter 1, claim R2: sequential steps against sequence length.
+# caption: A recurrent stack of L layers must run N + L − 1 steps one after another; a stack without recurrence needs only L, whatever the length.
+# claims: R2
 set title "Steps that must run one after another"
 set xlabel "sequence length N (tokens)"
 set ylabel "sequential steps"

@@ -1,5 +1,7 @@
 # Chapter 2, claims D1-D3: the weight from each source token into each
 # receiving unit, for the three generators, on one colour scale.
+# caption: Weights made from the source token alone are the same for every receiving unit (identical rows); adding the receiver's own input makes them all distinct; keeping only the unit's own input breaks the symmetry but forgets the other tokens.
+# claims: D1 D2 D3
 set multiplot title "Dynamic weights w_{ji}: what unit j takes from token i" font titlefont
 @palette_diverging
 set cbrange [-wmax:wmax]

@@ -1,4 +1,6 @@
 # Chapter 3, claims F1-F3: parameters of one dynamic d x d weight, three ways.
+# caption: A fully dynamic d×d weight needs d² scalar functions; a diagonal one d; a few shared static matrices with one dynamic coefficient each need H, at the price of H·d² static parameters.
+# claims: F1 F2 F3
 set title sprintf("Cost of one dynamic d×d weight (each scalar function: h = %d hidden units)", h)
 set xlabel "token width d"
 set ylabel "parameters"

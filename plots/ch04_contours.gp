@@ -1,6 +1,8 @@
 # Chapter 4, claims I2 and I3: three interaction functions on [-3, 3]^2,
 # each divided by its largest value, on one colour scale with the same
 # contour levels. The thick line is the "large output" level of I3.
+# caption: Additive (tanh of the sum), plain sum and product on one colour scale: tanh(x1 + x3) has the same level lines as the sum, while the product has two separate regions of large output.
+# claims: I2 I3
 set multiplot title "Additive, sum or product: which one lets a unit choose?\nsame contour levels and colour scale, each divided by its largest value on [−3, 3]^2" font titlefont
 @palette_diverging
 set cbrange [-1:1]

@@ -1,6 +1,8 @@
 # Chapter 4, claim I4: two units share the token x1 and one score function;
 # A wants a large output only for x1 > 0, B only for x1 < 0. Each point is a
 # pair of the units' own inputs; the colour says who is satisfied there.
+# caption: Two units share one token and need opposite signs of it: with the product both can be satisfied on part of the plane, with the sum or a bias-free tanh neither can.
+# claims: I4
 set multiplot title "One score, two units with opposite needs: where are both satisfied?" font titlefont
 set palette maxcolors 4
 set palette defined (0 "#eeeeee", 1 "#9ecae1", 2 "#fdae6b", 3 "#1b7837")

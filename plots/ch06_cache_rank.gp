@@ -1,4 +1,6 @@
 # Chapter 6, claim Q1: the cache of keys against their size r (ledger setting).
+# caption: The cache of keys shrinks in proportion to the key size r; r = d is the single free matrix A.
+# claims: Q1
 set title sprintf("Cache of keys for %d tokens, %d layers, %d functions, %d bytes a number", tokens, layers, funcs, bytes)
 set xlabel "numbers per cached key (r; r = d is the single matrix A)"
 set ylabel "cache size (GB, 10^9 bytes)"

@@ -1,4 +1,6 @@
 # Chapter 6, claim Q2: singular values of W_q^T W_k against a free matrix A.
+# caption: W_q^T W_k has at most r non-zero singular values; a free matrix A is full rank.
+# claims: Q2
 set title sprintf("Singular values: W_q^T W_k has rank r = %d, a free %d x %d matrix is full rank", rank, dim, dim)
 set xlabel "index j (largest first)"
 set ylabel "singular value s_j"

@@ -1,6 +1,8 @@
 # Chapter 7, claims S3 and S4: the causal attention matrix.
 # Up to 16 tokens every cell shows its weight; beyond that the cells are too
 # small for text, and the ticks are thinned to about 16 per axis.
+# caption: Causal attention weights: row t spreads a total weight of one over columns 0..t only; the masked upper triangle is computed and thrown away by the matrix form.
+# claims: S3 S4
 set title sprintf("Causal attention weights for %d tokens: row t reads only columns 0..t", T)
 set xlabel "key position i (read from)"
 set ylabel "query position t (reading)"

@@ -1,4 +1,6 @@
 # Chapter 7, claim S2: entropy of the softmax weights against tau.
+# caption: The entropy of the softmax weights goes from 0 (one-hot, τ → 0) to log T (uniform, large τ).
+# claims: S2
 set title "Entropy of the weights: 0 for a one-hot choice, log T for uniform weights"
 set xlabel "temperature τ (log scale)"
 set ylabel "entropy (nats)"

@@ -1,6 +1,8 @@
 # Chapter 7, claim S2: softmax weights of one set of scores against tau.
 # Data blocks come from the largest score down; the figure names the first
 # `named` of them and draws the rest as thin grey lines.
+# caption: The same scores under a growing temperature: the largest score takes all the weight at small τ, and the weights even out as τ grows.
+# claims: S2
 set title sprintf("Softmax weights of the last token over its %d positions, against the temperature", T)
 set xlabel "temperature τ (log scale)"
 set ylabel "weight of position i"

@@ -1,4 +1,6 @@
 # Chapter 8, claim H3: singular values of one head's output-value circuit.
+# caption: One head's output-value circuit W_o^(j) V_j is a d×d matrix whose rank is at most the head size r.
+# claims: H3
 set title sprintf("One head's W_o^{(1)} V_1 is a %d × %d matrix of rank r = %d", dim, dim, rank)
 set xlabel "index k of the singular value"
 set ylabel "σ_k / σ_1"

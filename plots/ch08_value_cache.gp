@@ -1,4 +1,6 @@
 # Chapter 8, claim H2: the value cache against the head size r.
+# caption: The value cache against the head size r: folding W_o into the values makes each head cache d numbers per token, keeping them apart caches r.
+# claims: H2
 set title "Value cache of the chapter 5 model (5,000 tokens, 50 layers, 20 heads, d = 1,000)"
 set xlabel "head size r (numbers cached per token, layer and head)"
 set ylabel "value cache (GB, 10^9 bytes)"

@@ -1,6 +1,8 @@
 # Chapter 10: the attention pattern of every head of the block, one heatmap each.
 # The grid (rows x cols) is the one that gives the largest squares on the 16:9 page;
 # ticks are thinned so that a panel never carries more labels than fit.
+# caption: The attention pattern of every head of the assembled block on one input: causal, each row summing to one.
+# claims: T1
 L = 0.075; R = 0.865; B = 0.10; TOP = 0.86  # the area of the panels (screen fractions)
 gapx = 0.05; gapy = 0.105                   # room for y tick labels / for x ticks and titles
 best = 0; rows = 1

@@ -1,4 +1,6 @@
 # Chapter 11, claims N1 and N2: how the cost of causal attention grows with T.
+# caption: Counted work and score memory of causal attention grow as T² (fitted exponents); a sliding window keeps the work per token bounded.
+# claims: N1 N2
 set title "Causal attention: cost against sequence length, relative to the shortest"
 set xlabel "sequence length T (tokens)"
 set ylabel "growth since the shortest T (×)"

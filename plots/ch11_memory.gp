@@ -1,4 +1,6 @@
 # Chapter 11, claim N3: extra memory of the materialised matrix form and of the tiled kernel.
+# caption: The materialised matrix form needs T² extra memory per head; the tiled kernel with an online softmax needs a few tiles, whatever T.
+# claims: N3
 set title sprintf("Extra memory for attention, %d head%s of size %d", heads, heads == 1 ? "" : "s", dh)
 set xlabel "sequence length T (tokens)"
 set ylabel "extra memory (bytes, as allocated)"

@@ -1,4 +1,6 @@
 # Chapter 11, claim N2: the recall probe, full causal attention against a sliding window.
+# caption: A sliding window recalls a token exactly within its width and loses it beyond; full causal attention recalls it at any distance.
+# claims: N2
 set title sprintf("Recalling a token d positions back (%d tokens, window w = %d)", probe, window)
 set xlabel "distance d to the token the query asks for (tokens)"
 set ylabel "recall error |out − v| / |v|"

@@ -1,6 +1,8 @@
 # Chapter 12, claim L4: a free matrix A against W_q^T W_k of rank r, trained
 # on a teacher of rank r*: held-out loss while training (mean over runs,
 # shaded +- one sd), and the singular values the free A ended with.
+# caption: A free matrix A against W_q^T W_k of rank r, trained on a low-rank teacher: held-out loss while training, and the singular values the free A ended with.
+# claims: L4
 set multiplot title sprintf("Free A (d = %d) against W_q^T W_k, teacher of rank %d, %d runs", dim, teacher, runs) font titlefont
 set lmargin at screen 0.1
 set rmargin at screen 0.56

@@ -1,5 +1,7 @@
 # Chapter 12, claim L2: trained readers on associative recall, accuracy
 # against the number of key-value pairs (mean and spread over runs).
+# caption: Trained on associative recall, a fixed recurrent state loses accuracy as the number of pairs grows, while one attention layer stays near perfect.
+# claims: L2
 set title sprintf("Recall after training: a state of size m = %d against attention", state)
 set xlabel "key-value pairs before the query"
 set ylabel sprintf("held-out accuracy (mean ± sd, %d runs)", runs)

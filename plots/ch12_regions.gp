@@ -1,5 +1,7 @@
 # Chapter 12, claim L3: what the two scores learned, as P("same sign") over
 # the plane of (x_i, x_L); the target is positive in the 1st and 3rd quadrants.
+# caption: What the scores learned for sign agreement: the product unit finds both quadrants; one bias-free tanh unit, an odd function, cannot.
+# claims: L3
 set multiplot title sprintf("Learned decision regions, h = %d: P(x_i and x_L have the same sign)", hidden) font titlefont
 @palette_diverging
 set cbrange [0:1]

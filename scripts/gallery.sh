@@ -1,0 +1,93 @@
+#!/bin/sh
+# The figure gallery: one offline HTML page with every figure.
+#   scripts/gallery.sh FIG_DIR CLAIMS_TSV
+# Writes FIG_DIR/index.html: for each chapter its title and, for each figure
+# script plots/chNN_*.gp, the rendered SVG, its caption, the claims it
+# supports with their verdicts and controls (from CLAIMS_TSV), and links to
+# its PDF, SVG, PNG and data file. No JavaScript; the layout is one column
+# that fits a phone and fills a projector. Links are relative, so the folder
+# can be copied anywhere.
+set -u
+fig_dir=$1 claims=$2
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/figure-info.sh"
+[ -d "$fig_dir" ] || { echo "gallery: no figure folder '$fig_dir' (run make plots)" >&2; exit 2; }
+[ -r "$claims" ] || { echo "gallery: no claims file '$claims' (run make plots)" >&2; exit 2; }
+
+esc() { printf '%s' "$1" | sed 's/&/\&amp;/g; s/</\&lt;/g; s/>/\&gt;/g; s/"/\&quot;/g'; }
+
+# one <li> per claim id: verdict, claim, control
+claim_items() { # ids
+    for id in $1; do
+        awk -F'\t' -v id="$id" '
+            $1 == id && $6 != "control" { v = (v == "FAIL" || $2 == "FAIL") ? "FAIL" : "PASS"; if (t == "") t = $4 }
+            $1 == id && $6 == "control" && c != "HOLDS" { c = $2; what = $4; got = $5 }
+            END {
+                if (v == "") { printf "%s\tnot checked in this run\t\n", id; exit }
+                printf "%s %s\t%s\t%s\n", id, v, t, c == "" ? "no control" : "control (" what "): " got ", " (c == "FAILS" ? "fails as it should" : "HOLDS (a defect)")
+            }' "$claims"
+    done | while IFS="$(printf '\t')" read -r head text control; do
+        class=pass
+        case "$head $control" in *FAIL\ *|*HOLDS*|*not\ checked*) class=fail ;; esac
+        printf '<li class="%s"><b>%s</b> %s<br /><small>%s</small></li>\n' "$class" \
+            "$(esc "$head")" "$(esc "$text")" "$(esc "$control")"
+    done
+}
+
+figure_html() { # script
+    name=$(basename "$1" .gp)
+    caption=$(esc "$(figure_caption "$1")")
+    echo "<figure id=\"$name\">"
+    if [ -f "$fig_dir/$name.svg" ]; then
+        echo "<img src=\"$name.svg\" alt=\"$caption\" />"
+    else
+        echo "<p class=\"fail\">$name was not rendered (gnuplot missing, or the chapter failed).</p>"
+    fi
+    echo "<figcaption><p>$caption</p><ul>"
+    claim_items "$(figure_claims "$1")"
+    printf '</ul><p class="files">%s:' "$name"
+    for f in "$name.pdf:PDF" "$name.svg:SVG" "$name.png:PNG" "data/$name.dat:data"; do
+        [ -f "$fig_dir/${f%%:*}" ] && printf ' <a href="%s">%s</a>' "${f%%:*}" "${f#*:}"
+    done
+    echo '</p></figcaption></figure>'
+}
+
+page() {
+    cat <<'HEAD'
+<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8" />
+<meta name="viewport" content="width=device-width, initial-scale=1" />
+<title>Inventing the Transformer, in C: figures</title>
+<style>
+body { font-family: "DejaVu Sans", sans-serif; max-width: 72rem; margin: 0 auto; padding: 1rem; color: #222; line-height: 1.45; }
+h1 { font-size: 1.8rem; } h2 { font-size: 1.4rem; border-bottom: 2px solid #0072B2; padding-top: 1rem; }
+figure { margin: 1.5rem 0; } img { width: 100%; height: auto; border: 1px solid #ddd; }
+figcaption p { margin: 0.3rem 0; font-size: 1.05rem; } ul { padding-left: 1.2rem; margin: 0.3rem 0; }
+li.pass b { color: #007a5a; } li.fail b, p.fail { color: #c24e00; } .files a { margin-left: 0.6rem; }
+nav a { margin-right: 0.8rem; white-space: nowrap; }
+</style></head><body>
+<h1>Inventing the Transformer, in C: every figure</h1>
+<p>Each figure with the claims it supports, as checked by the chapter in the same run, and the
+control each claim was also checked against (a case where it must not hold).</p>
+HEAD
+    printf '<nav>'
+    for src in chapters/ch[0-9][0-9]_*.c; do
+        p=$(basename "$src" .c | cut -d_ -f1)
+        printf '<a href="#%s">%s</a>' "$p" "$(esc "$(chapter_title "$src" | cut -d: -f1)")"
+    done
+    echo '</nav>'
+    for src in chapters/ch[0-9][0-9]_*.c; do
+        p=$(basename "$src" .c | cut -d_ -f1)
+        echo "<section id=\"$p\"><h2>$(esc "$(chapter_title "$src")")</h2>"
+        echo "<p>$(esc "$(chapter_statement "$src")")</p>"
+        for s in plots/"$p"_*.gp; do
+            [ -f "$s" ] && figure_html "$s"
+        done
+        echo '</section>'
+    done
+    echo '</body></html>'
+}
+
+page >"$fig_dir/index.html.tmp" && mv "$fig_dir/index.html.tmp" "$fig_dir/index.html" ||
+    { echo "gallery: cannot write $fig_dir/index.html" >&2; rm -f "$fig_dir/index.html.tmp"; exit 3; }
+echo "  $fig_dir/index.html: $(grep -c '<figure' "$fig_dir/index.html") figures"
