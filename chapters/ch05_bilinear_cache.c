@@ -12,7 +12,6 @@
  * (A^T x_L) . x_i, so one copy of the raw token x_i serves every function,
  * with the same scores and the same work, in 0.5 GB (C1).
  */
-#include <float.h>
 #include <math.h>
 
 #include "invent.h"
@@ -29,14 +28,6 @@ static const uint64_t LEDGER_BYTES = 10000000000ULL; /* what B3 claims: 10^10 */
 static const uint64_t LEDGER_SHARED = 500000000ULL;  /* what C1 claims: 0.5 GB */
 
 enum { FUNCS = 4 }; /* score functions sharing one cache in the worked example */
-
-/* Two ways of summing n products differ by rounding, at most a few n
- * epsilon of the largest result (Higham, 2002, ch. 3): the tolerance of the
- * checks that compare them. */
-static double rounding(size_t n, const gsl_matrix *S)
-{
-    return 8.0 * (double)n * DBL_EPSILON * fmax(gsl_matrix_max(S), -gsl_matrix_min(S));
-}
 
 /* S: (T, T) -> a copy with zeros above the diagonal: the causal pairs only */
 static gsl_matrix *causal_part(scope *sc, const gsl_matrix *S)
@@ -75,9 +66,9 @@ static void dot_product_section(const invent_opts *o, const gsl_matrix *X, gsl_r
     gsl_blas_dsyrk(CblasLower, CblasNoTrans, 1.0, X, 0.0, G); /* lower half of X X^T */
     gsl_matrix_transpose_tricpy(CblasLower, CblasUnit, G, G);
     check_matrix_close("B1", "with A = I the bilinear score x_t^T A x_i is the dot product "
-                             "x_t . x_i, for every pair", SI, G, rounding(d, G));
+                             "x_t . x_i, for every pair", SI, G, rounding_tolerance(d, G));
     check_control("B1", "A a random matrix instead of I");
-    check_matrix_close("B1", NULL, SA, G, rounding(d, G));
+    check_matrix_close("B1", NULL, SA, G, rounding_tolerance(d, G));
     gsl_matrix *SAt = scope_matrix(sc, T, T);
     gsl_matrix_transpose_memcpy(SAt, SA);
     report_line(o, "%s", "");
@@ -111,9 +102,9 @@ static void cache_section(const invent_opts *o, const gsl_matrix *X, gsl_rng *r)
     chapter_dump(o, "A", A);
     chapter_dump(o, "scores", S);
     check_matrix_close("B2", "caching A x_i gives the same scores as recomputing every causal "
-                             "pair", S, want, rounding(d, want));
+                             "pair", S, want, rounding_tolerance(d, want));
     check_control("B2", "a wrong cache: A^T x_i, the matrix on the wrong side");
-    check_matrix_close("B2", NULL, wrong, want, rounding(d, want));
+    check_matrix_close("B2", NULL, wrong, want, rounding_tolerance(d, want));
     scope_close(sc);
 }
 
@@ -151,7 +142,7 @@ static void shared_section(const invent_opts *o, const gsl_matrix *X, gsl_rng *r
     for (int j = 0; j < FUNCS; j++) {
         gap = fmax(gap, mat_max_abs_diff(got[j], want[j]));
         gap_wrong = fmax(gap_wrong, mat_max_abs_diff(wrong[j], want[j]));
-        tol = fmax(tol, rounding(d, want[j]));
+        tol = fmax(tol, rounding_tolerance(d, want[j]));
     }
     report_line(o, "  %d functions, T = %zu, d = %zu     cached numbers   multiply-adds   scores",
                 FUNCS, T, d);
