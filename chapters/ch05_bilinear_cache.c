@@ -228,7 +228,7 @@ static void plot_sizes(const invent_opts *o, const sizes *s)
                                      {1, 80, 64, 8192, 2}, {1, s->layers, 1, s->dim, s->bytes}};
     plot *p = plot_begin(o, "ch05_cache_size");
     for (int m = 0; m < 4; m++) {
-        char label[160], var[8];
+        char label[160], var[24];
         snprintf(label, sizeof label, "%llu layers, %llu functions, d = %llu, %llu bytes",
                  (unsigned long long)models[m].layers, (unsigned long long)models[m].funcs,
                  (unsigned long long)models[m].width, (unsigned long long)models[m].bytes_each);

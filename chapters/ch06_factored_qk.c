@@ -322,7 +322,7 @@ static void crossover_part(const invent_opts *o)
     plot_ledger_caches(p);
     const uint64_t d = SWEEP_DIM, forum = (SWEEP_DIM - 1) / 2;
     int agree = 1, forum_agrees = 1;
-    char seen[160] = "", line[48];
+    char seen[160] = "", line[96];
     for (int k = 0; k < SWEEPS; k++) {
         uint64_t T = SWEEP_TOKENS[k], P = T * (T + 1) / 2;
         uint64_t got = crossover(T, d, p), want = (d * (d * T + P) - 1) / (2 * d * T + P);
@@ -334,7 +334,7 @@ static void crossover_part(const invent_opts *o)
         strncat(seen, line, sizeof seen - strlen(seen) - 1);
         agree &= got == want;
         forum_agrees &= got == forum;
-        char var[8];
+        char var[24];
         snprintf(var, sizeof var, "T%d", k);
         plot_set(p, var, (double)T);
         snprintf(var, sizeof var, "cross%d", k);
@@ -345,9 +345,9 @@ static void crossover_part(const invent_opts *o)
                      "where r (2dT + T(T+1)/2) = d (dT + T(T+1)/2)", agree, seen);
     check_control("C2", "the forum's 2Nd against N^2, projections alone: crossover below d/2 "
                         "at every length");
-    snprintf(line, sizeof line, "projections alone: r <= %llu; measured ", (unsigned long long)forum);
-    char forum_seen[200];
-    snprintf(forum_seen, sizeof forum_seen, "%s%s", line, seen);
+    char forum_seen[256];
+    snprintf(forum_seen, sizeof forum_seen, "projections alone: r <= %llu; measured %s",
+             (unsigned long long)forum, seen);
     check_true("C2", NULL, forum_agrees, forum_seen);
     plot_render(p, "ch06_cache_work.gp");
 }
@@ -518,7 +518,7 @@ static void plot_positions(const invent_opts *o, const gsl_matrix *G, const gsl_
     for (int k = 0; k < CASES; k++)
         PLOT_ROW(p, (double)k, fmax(g->plain[k], 1e-17), g->placed[k]);
     for (int k = 0; k < CASES; k++) {
-        char var[8];
+        char var[24];
         snprintf(var, sizeof var, "case%d", k);
         plot_set_text(p, var, CASE_NAME[k]);
     }
