@@ -1,17 +1,23 @@
 /* Chapter 6: queries and keys by factoring.
  *
- * The bilinear score of chapter 5 caches d numbers per token and function.
+ * The bilinear score of chapter 5 has one d x d matrix A per function.
  * Writing A as a product W_q^T W_k of two (r, d) matrices changes nothing in
  * the scores: x_L^T W_q^T W_k x_i is the dot product of the query W_q x_L
- * with the key W_k x_i (claim Q1). What it changes is the rest: the cache
- * holds keys of r numbers instead of d; the product has rank at most r, where
- * a free A is full rank, and any rank-r A can be split back into the two
- * factors (Q2); and the arithmetic per token shrinks (Q3). Two facts about
- * the result close the chapter: without positions and without a mask,
- * attention cannot tell the order of its inputs (Q4), and before the softmax
- * every score is a quadratic form of the input (Q5).
+ * with the key W_k x_i (claim Q1), and a cache of keys holds r numbers per
+ * token and function instead of d. The source takes that as the reason to
+ * factor, and it is half right: against keys A x_i the cache shrinks by d / r,
+ * but chapter 5's raw tokens, shared by every function, take less memory than
+ * the factored keys (C1). What factoring buys in any case is work: r
+ * multiply-adds per score instead of d, and 2dr instead of d^2 per token for
+ * the projections, counted by running both forms (Q3, C2). Its price is rank:
+ * the product has rank at most r (Q2). Then three facts about the result:
+ * without positions and without a mask, attention cannot tell the order of its
+ * inputs (Q4); a sinusoidal position encoding breaks that symmetry (P1), and
+ * two encodings meet in a dot product that depends only on their distance
+ * (P2); before the softmax every score is a quadratic form of the input (Q5).
  */
 #include <math.h>
+#include <string.h>
 
 #include "invent.h"
 
@@ -24,120 +30,108 @@ static const kvcache_shape LEDGER = {5000, 50, 20, 1000, 2};
 static const uint64_t LEDGER_RANK = 200;
 
 typedef struct {
-    gsl_matrix *X;      /* (T, d) the tokens, one per row */
+    gsl_matrix *X;       /* (T, d) the tokens, one per row */
     gsl_matrix *Wq, *Wk; /* (r, d) the two projections */
-    gsl_matrix *A;      /* (d, d) their product W_q^T W_k */
-    gsl_matrix *Wv;     /* (d, d) values, for the attention of Q4 */
+    gsl_matrix *A;       /* (d, d) their product W_q^T W_k */
+    gsl_matrix *Wv;      /* (d, d) values, for the attention of Q4 and P1 */
+    gsl_matrix *E;       /* (T, d) the sinusoidal position encoding */
+    gsl_permutation *P[2]; /* (T) a rotation by one place and a random shuffle */
 } example;
 
-static void example_free(example *m)
+static example example_new(scope *sc, const sizes *s, gsl_rng *r)
 {
-    gsl_matrix_free(m->X);
-    gsl_matrix_free(m->Wq);
-    gsl_matrix_free(m->Wk);
-    gsl_matrix_free(m->A);
-    gsl_matrix_free(m->Wv);
+    size_t T = s->tokens, d = s->dim;
+    double sigma = 1.0 / sqrt((double)d);
+    example m;
+    m.X = scope_keep_matrix(sc, mat_gaussian(T, d, 1.0, r));
+    m.Wq = scope_keep_matrix(sc, mat_gaussian(s->rank, d, sigma, r));
+    m.Wk = scope_keep_matrix(sc, mat_gaussian(s->rank, d, sigma, r));
+    m.Wv = scope_keep_matrix(sc, mat_gaussian(d, d, sigma, r));
+    m.A = scope_keep_matrix(sc, mat_product(m.Wq, CblasTrans, m.Wk, CblasNoTrans));
+    m.E = scope_matrix(sc, T, d);
+    position_sinusoidal(m.E);
+    for (int k = 0; k < 2; k++)
+        m.P[k] = SCOPE_KEEP(sc, gsl_permutation_alloc(T), gsl_permutation_free);
+    permute_rotation(m.P[0], 1);
+    permute_random(m.P[1], r);
+    if (gsl_permutation_inversions(m.P[1]) == 0) /* drew the identity: no reordering */
+        gsl_permutation_swap(m.P[1], 0, 1);
+    return m;
 }
 
-static int example_new(const sizes *s, gsl_rng *r, example *m)
-{
-    double sigma = 1.0 / sqrt((double)s->dim);
-    m->X = mat_gaussian(s->tokens, s->dim, 1.0, r);
-    m->Wq = mat_gaussian(s->rank, s->dim, sigma, r);
-    m->Wk = mat_gaussian(s->rank, s->dim, sigma, r);
-    m->Wv = mat_gaussian(s->dim, s->dim, sigma, r);
-    m->A = m->Wq && m->Wk ? mat_product(m->Wq, CblasTrans, m->Wk, CblasNoTrans) : NULL;
-    if (m->X && m->Wq && m->Wk && m->Wv && m->A)
-        return INVENT_OK;
-    example_free(m);
-    return INVENT_ENOMEM;
-}
-
-/* Decodes the tokens one at a time with a cache of keys W_k x_i (r numbers
- * each) and queries W_q x_L; -> the largest difference from S. */
-static int decode_factored(const example *m, const gsl_matrix *S, double *worst)
-{
-    size_t T = m->X->size1, r = m->Wq->size1;
-    kvcache *c = kvcache_new(T, r);
-    gsl_vector *q = gsl_vector_alloc(r), *k = gsl_vector_alloc(r), *s = gsl_vector_alloc(T);
-    int status = c && q && k && s ? INVENT_OK : INVENT_ENOMEM;
-    *worst = 0.0;
-    for (size_t L = 0; L < T && status == INVENT_OK; L++) {
-        gsl_vector_const_view x = gsl_matrix_const_row(m->X, L);
-        gsl_vector_view seen = gsl_vector_subvector(s, 0, L + 1);
-        gsl_blas_dgemv(CblasNoTrans, 1.0, m->Wk, &x.vector, 0.0, k);
-        gsl_blas_dgemv(CblasNoTrans, 1.0, m->Wq, &x.vector, 0.0, q);
-        status = kvcache_append(c, k);
-        if (status == INVENT_OK)
-            status = kvcache_scores(c, q, &seen.vector);
-        for (size_t i = 0; i <= L && status == INVENT_OK; i++)
-            *worst = fmax(*worst, fabs(gsl_vector_get(s, i) - gsl_matrix_get(S, L, i)));
-    }
-    kvcache_free(c);
-    gsl_vector_free(q);
-    gsl_vector_free(k);
-    gsl_vector_free(s);
-    return status;
-}
-
-static void cache_shrink(const invent_opts *o)
-{
-    kvcache_shape full = LEDGER, thin = LEDGER;
-    thin.width = LEDGER_RANK;
-    uint64_t full_bytes = 0, thin_bytes = 0;
-    kvcache_bytes(&full, &full_bytes);
-    kvcache_bytes(&thin, &thin_bytes);
-    report_line(o, "  keys of d = %llu numbers: %llu bytes = %.4g GB",
-                (unsigned long long)full.width, (unsigned long long)full_bytes, full_bytes / 1e9);
-    report_line(o, "  keys of r = %llu numbers:  %llu bytes = %.4g GB",
-                (unsigned long long)thin.width, (unsigned long long)thin_bytes, thin_bytes / 1e9);
-    check_equal("Q1", "for the ledger's setting, keys of r = 200 numbers take 2 GB (2 x 10^9 "
-                      "bytes)", thin_bytes, 2000000000ULL);
-    check_close("Q1", "the cache shrinks by d / r = 5", (double)full_bytes / (double)thin_bytes,
-                5.0, 0.0);
-}
-
-/* Q1: same scores, smaller cache. */
-static int factored_section(const invent_opts *o, const example *m)
+/* Q1: same scores from queries and keys, and from a cache of keys. */
+static void factored_section(const invent_opts *o, const example *m)
 {
     size_t T = m->X->size1, d = m->X->size2, r = m->Wq->size1;
     report_section(o, "Two thin matrices instead of one square one");
     report_text(o, "Let A = W_q^T W_k with W_q and W_k of shape (r, d), here r = %zu and d = %zu. "
                    "Then x_L^T A x_i = (W_q x_L) . (W_k x_i): a query of r numbers made from the "
-                   "current token, dotted with a key of r numbers made from the past one. Only "
-                   "the keys need to be cached. The scores of %zu tokens are computed three "
-                   "ways: with A, with queries and keys, and token by token from a cache of keys.",
-                r, d, T);
-    gsl_matrix *SA = gsl_matrix_alloc(T, T), *SF = gsl_matrix_alloc(T, T);
-    int status = SA && SF ? bilinear_scores(m->X, m->A, SA) : INVENT_ENOMEM;
-    if (status == INVENT_OK)
-        status = factor_scores(m->X, m->Wq, m->Wk, SF);
-    double worst = NAN;
-    if (status == INVENT_OK)
-        status = decode_factored(m, SA, &worst);
-    if (status == INVENT_OK) {
-        check_matrix_close("Q1", "x_L^T (W_q^T W_k) x_i equals (W_q x_L) . (W_k x_i) for every "
-                                 "pair", SF, SA, 1e-12);
-        check_at_most("Q1", "a cache of keys W_k x_i (r numbers each) gives the same scores, "
-                            "token by token", worst, 1e-12);
-        report_line(o, "%s", "");
-        report_text(o, "For the ledger's setting of chapter 5 (5,000 tokens, 50 layers, 20 "
-                       "functions, d = 1,000, 2 bytes) with r = 200:");
-        cache_shrink(o);
-    }
-    gsl_matrix_free(SA);
-    gsl_matrix_free(SF);
-    return status == INVENT_OK ? 0 : chapter_fail(o, "computing the scores", status);
+                   "current token, dotted with a key of r numbers made from the past one. The "
+                   "scores of %zu tokens are computed three ways: with A, with queries and keys, "
+                   "and token by token from a cache of keys.", r, d, T);
+    scope *sc = scope_open();
+    gsl_matrix *SA = scope_matrix(sc, T, T), *SF = scope_matrix(sc, T, T);
+    gsl_matrix *swapped = scope_matrix(sc, T, T), *cached = scope_matrix(sc, T, T);
+    gsl_matrix *causal = scope_matrix(sc, T, T);
+    decode_count n;
+    chapter_must(bilinear_scores(m->X, m->A, SA), "scoring with A");
+    chapter_must(factor_scores(m->X, m->Wq, m->Wk, SF), "scoring with queries and keys");
+    chapter_must(factor_scores(m->X, m->Wk, m->Wq, swapped), "scoring with the roles swapped");
+    chapter_must(decode_factored(m->X, m->Wq, m->Wk, cached, &n), "decoding from the keys");
+    gsl_matrix_tricpy(CblasLower, CblasNonUnit, causal, SA); /* the pairs i <= t */
+    double tol = rounding_tolerance(d + r, SA);
+    check_matrix_close("Q1", "x_L^T (W_q^T W_k) x_i equals (W_q x_L) . (W_k x_i) for every pair",
+                       SF, SA, tol);
+    check_control("Q1", "queries and keys swapped, (W_k x_L) . (W_q x_i)");
+    check_matrix_close("Q1", NULL, swapped, SA, tol);
+    check_matrix_close("Q1", "a cache of keys W_k x_i (r numbers each) gives the same scores, "
+                             "token by token", cached, causal, tol);
+    scope_close(sc);
 }
 
-/* A: (m, n) -> s: (min(m, n)), its singular values; NULL when it fails */
-static gsl_vector *spectrum(const gsl_matrix *A)
+/* Q1 and C1 in the ledger's setting: three caches that give the same scores. */
+static void memory_section(const invent_opts *o)
 {
-    gsl_vector *s = gsl_vector_alloc(A->size1 < A->size2 ? A->size1 : A->size2);
-    if (s && linalg_singular_values(A, s) != INVENT_OK) {
-        gsl_vector_free(s);
-        return NULL;
-    }
+    report_section(o, "What the factored cache weighs, and what it does not save");
+    report_text(o, "In the ledger's setting of chapter 5 (5,000 tokens, 50 layers, 20 functions, "
+                   "d = 1,000, 2 bytes a number) with r = 200, three caches give the same scores:");
+    kvcache_shape thin = LEDGER, raw = LEDGER;
+    thin.width = LEDGER_RANK;
+    raw.funcs = 1;
+    uint64_t keys = 0, factored = 0, shared = 0;
+    chapter_must(kvcache_bytes(&LEDGER, &keys), "sizing the keys");
+    chapter_must(kvcache_bytes(&thin, &factored), "sizing the factored keys");
+    chapter_must(kvcache_bytes(&raw, &shared), "sizing the raw tokens");
+    report_line(o, "  keys A_j x_i, d numbers for each function:  %11llu bytes (%.3g GB)",
+                (unsigned long long)keys, keys / 1e9);
+    report_line(o, "  keys W_k x_i, r numbers for each function:  %11llu bytes (%.3g GB)",
+                (unsigned long long)factored, factored / 1e9);
+    report_line(o, "  raw tokens x_i, d numbers for all of them:  %11llu bytes (%.3g GB)",
+                (unsigned long long)shared, shared / 1e9);
+    report_line(o, "%s", "");
+    check_equal("Q1", "keys of r = 200 numbers take 2 GB (2 x 10^9 bytes), a fifth of the keys "
+                      "A_j x_i", factored, 2000000000ULL);
+    check_at_most("C1", "the raw tokens, shared by the 20 functions, take fewer bytes than the "
+                        "factored keys (counted in 64 bits)", (double)shared, (double)factored);
+    check_control("C1", "raw tokens copied once for each function instead of shared");
+    check_at_most("C1", NULL, (double)keys, (double)factored);
+    report_line(o, "%s", "");
+    report_text(o, "So the source's memory argument holds against a cache of keys A_j x_i, "
+                   "which factoring shrinks d / r = 5 times, and fails against the shared raw "
+                   "tokens, four times smaller than the factored keys. The factored keys take "
+                   "less only when all the functions' keys together are narrower than one token, "
+                   "20 r < d, that is r < 50 here. Real models combine the two ideas. Multi-head "
+                   "latent attention (DeepSeek-AI, 2024) caches one small latent vector c_i = "
+                   "W_c x_i per token, shared by all heads like the raw tokens and narrow like "
+                   "the keys, and absorbs each head's key projection into its query: (W_q x_L) . "
+                   "(W_k c_i) = (W_k^T W_q x_L) . c_i, the regrouping of chapter 5.");
+}
+
+/* A: (m, n) -> its singular values, owned by sc */
+static gsl_vector *spectrum(scope *sc, const gsl_matrix *A)
+{
+    gsl_vector *s = scope_vector(sc, A->size1 < A->size2 ? A->size1 : A->size2);
+    chapter_must(linalg_singular_values(A, s), "computing singular values");
     return s;
 }
 
@@ -155,46 +149,38 @@ static void plot_spectra(const invent_opts *o, const gsl_vector *product, const 
 }
 
 /* Q2, the second half: the rank-r product factors back, and a free A
- * truncated to rank r loses exactly its dropped singular values. */
-static int refactor(const invent_opts *o, const example *m, const gsl_matrix *A_free,
-                    const gsl_vector *s_free)
+ * factored at rank r loses exactly its dropped singular values. */
+static void refactor(const invent_opts *o, const example *m, const gsl_matrix *A_free,
+                     const gsl_vector *s_free)
 {
     size_t r = m->Wq->size1, d = m->Wq->size2;
-    gsl_matrix *Fq = gsl_matrix_alloc(r, d), *Fk = gsl_matrix_alloc(r, d), *B = NULL, *C = NULL;
-    int status = Fq && Fk ? factor_svd(m->A, Fq, Fk) : INVENT_ENOMEM;
-    if (status == INVENT_OK && !(B = mat_product(Fq, CblasTrans, Fk, CblasNoTrans)))
-        status = INVENT_ENOMEM;
-    if (status == INVENT_OK)
-        status = factor_svd(A_free, Fq, Fk);
-    if (status == INVENT_OK && !(C = mat_product(Fq, CblasTrans, Fk, CblasNoTrans)))
-        status = INVENT_ENOMEM;
-    if (status == INVENT_OK) {
-        check_at_most("Q2", "the rank-r product factors back into W_q, W_k by SVD (relative "
-                            "error of W_q^T W_k)", mat_rel_error(B, m->A), 1e-12);
-        double dropped = 0.0, norm = 0.0;
-        for (size_t j = 0; j < d; j++) {
-            double v = gsl_vector_get(s_free, j);
-            norm += v * v;
-            dropped += j >= r ? v * v : 0.0;
-        }
-        double lost = mat_rel_error(C, A_free) * sqrt(norm);
-        report_line(o, "%s", "");
-        report_text(o, "Factoring the free A at rank %zu keeps its %zu largest singular values "
-                       "and loses %.1f%% of its Frobenius norm: the best any rank-%zu factoring "
-                       "can do (Eckart & Young, 1936).", r, r, 100.0 * sqrt(dropped / norm), r);
-        check_close("Q2", "a free A factored at rank r misses by exactly its dropped singular "
-                          "values, ||A - W_q^T W_k||_F = sqrt(sum_{j>r} s_j^2)",
-                    lost, sqrt(dropped), 1e-10 * sqrt(norm));
+    scope *sc = scope_open();
+    gsl_matrix *Fq = scope_matrix(sc, r, d), *Fk = scope_matrix(sc, r, d);
+    chapter_must(factor_svd(m->A, Fq, Fk), "factoring W_q^T W_k by SVD");
+    gsl_matrix *B = scope_keep_matrix(sc, mat_product(Fq, CblasTrans, Fk, CblasNoTrans));
+    chapter_must(factor_svd(A_free, Fq, Fk), "factoring the free A by SVD");
+    gsl_matrix *C = scope_keep_matrix(sc, mat_product(Fq, CblasTrans, Fk, CblasNoTrans));
+    check_at_most("Q2", "the rank-r product factors back into W_q, W_k by SVD (relative error of "
+                        "W_q^T W_k)", mat_rel_error(B, m->A), 1e-12);
+    double dropped = 0.0, norm = 0.0;
+    for (size_t j = 0; j < d; j++) {
+        double v = gsl_vector_get(s_free, j);
+        norm += v * v;
+        dropped += j >= r ? v * v : 0.0;
     }
-    gsl_matrix_free(Fq);
-    gsl_matrix_free(Fk);
-    gsl_matrix_free(B);
-    gsl_matrix_free(C);
-    return status == INVENT_OK ? 0 : chapter_fail(o, "factoring by SVD", status);
+    double lost = mat_rel_error(C, A_free) * sqrt(norm);
+    report_line(o, "%s", "");
+    report_text(o, "Factoring the free A at rank %zu keeps its %zu largest singular values and "
+                   "loses %.1f%% of its Frobenius norm: the best any rank-%zu factoring can do "
+                   "(Eckart & Young, 1936).", r, r, 100.0 * sqrt(dropped / norm), r);
+    check_close("Q2", "a free A factored at rank r misses by exactly its dropped singular values, "
+                      "||A - W_q^T W_k||_F = sqrt(sum_{j>r} s_j^2)",
+                lost, sqrt(dropped), 1e-10 * sqrt(norm));
+    scope_close(sc);
 }
 
 /* Q2: rank of the product against a free matrix. */
-static int rank_section(const invent_opts *o, const example *m, gsl_rng *rng)
+static void rank_section(const invent_opts *o, const example *m, gsl_rng *rng)
 {
     size_t r = m->Wq->size1, d = m->Wq->size2;
     report_section(o, "Rank: what the factoring gives up");
@@ -202,184 +188,412 @@ static int rank_section(const invent_opts *o, const example *m, gsl_rng *rng)
                    "r. A single free d x d matrix has no such limit. Their singular values (GSL's "
                    "SVD) show the difference: the product's fall off a cliff after the r-th, the "
                    "free matrix's do not.", r);
-    gsl_matrix *A_free = mat_gaussian(d, d, 1.0 / sqrt((double)d), rng);
-    gsl_vector *s_prod = spectrum(m->A), *s_free = A_free ? spectrum(A_free) : NULL;
-    int rc = 0;
-    if (!s_prod || !s_free) {
-        rc = chapter_fail(o, "computing singular values", INVENT_ENUMERIC);
-    } else {
-        report_line(o, "   j   s_j of W_q^T W_k   s_j of a free A");
-        for (size_t j = 0; j < d; j++)
-            if (j < 3 || (j + 2 >= r && j <= r + 1) || j + 2 >= d)
-                report_line(o, "  %2zu   %16.3e   %15.3e", j + 1, gsl_vector_get(s_prod, j),
-                            gsl_vector_get(s_free, j));
-        size_t rank_prod = linalg_rank(s_prod, 1e-10), rank_free = linalg_rank(s_free, 1e-10);
-        check_true("Q2", "rank(W_q^T W_k) <= r (singular values above 1e-10 of the largest)",
-                   rank_prod <= r, rank_prod <= r ? "numerical rank within r" : "rank above r");
-        check_equal("Q2", "the numerical rank of W_q^T W_k is r", rank_prod, r);
-        check_equal("Q2", "a free d x d matrix A is full rank", rank_free, d);
-        plot_spectra(o, s_prod, s_free, r);
-        rc = refactor(o, m, A_free, s_free);
-    }
-    gsl_matrix_free(A_free);
-    gsl_vector_free(s_prod);
-    gsl_vector_free(s_free);
-    return rc;
+    scope *sc = scope_open();
+    gsl_matrix *A_free = scope_keep_matrix(sc, mat_gaussian(d, d, 1.0 / sqrt((double)d), rng));
+    gsl_vector *s_prod = spectrum(sc, m->A), *s_free = spectrum(sc, A_free);
+    report_line(o, "   j   s_j of W_q^T W_k   s_j of a free A");
+    for (size_t j = 0; j < d; j++)
+        if (j < 3 || (j + 2 >= r && j <= r + 1) || j + 2 >= d)
+            report_line(o, "  %2zu   %16.3e   %15.3e", j + 1, gsl_vector_get(s_prod, j),
+                        gsl_vector_get(s_free, j));
+    size_t rank_prod = linalg_rank(s_prod, 1e-10), rank_free = linalg_rank(s_free, 1e-10);
+    char seen[64];
+    snprintf(seen, sizeof seen, "numerical rank %zu, r = %zu", rank_prod, r);
+    check_true("Q2", "rank(W_q^T W_k) <= r (singular values above 1e-10 of the largest)",
+               rank_prod <= r, seen);
+    check_control("Q2", "a free, full-rank d x d matrix A");
+    snprintf(seen, sizeof seen, "numerical rank %zu, r = %zu", rank_free, r);
+    check_true("Q2", NULL, rank_free <= r, seen);
+    check_equal("Q2", "the numerical rank of W_q^T W_k is r", rank_prod, r);
+    plot_spectra(o, s_prod, s_free, r);
+    refactor(o, m, A_free, s_free);
+    scope_close(sc);
 }
 
-/* Sums the cost of decoding step by step, as the loop runs: token t makes
- * its projections and scores against the t + 1 cached keys. */
-static kvcache_cost stepwise(uint64_t T, uint64_t proj, uint64_t width)
+/* ---------------------------------------------------------------- Q3, C2 */
+
+/* T tokens of size d -> what decoding them took with one matrix A (r = 0)
+ * or with a pair W_q, W_k of r rows, counted while it ran; the tokens are
+ * zeros, since what is counted does not depend on the numbers */
+static decode_count run_form(size_t T, size_t d, size_t r)
 {
-    kvcache_cost c = {0, 0};
-    for (uint64_t t = 0; t < T; t++) {
-        c.madds += proj + width * (t + 1);
-        c.cached += width;
-    }
-    return c;
+    scope *sc = scope_open();
+    gsl_matrix *X = scope_matrix(sc, T, d), *S = scope_matrix(sc, T, T);
+    gsl_matrix *W = scope_matrix(sc, r ? r : d, d);
+    decode_count n;
+    chapter_must(r ? decode_factored(X, W, W, S, &n) : decode_bilinear(X, W, S, &n), "decoding");
+    scope_close(sc);
+    return n;
 }
 
-static int same_cost(kvcache_cost a, kvcache_cost b)
+static unsigned long long total(decode_count n) { return n.proj + n.pair; }
+
+/* Runs one (T, d, r) and prints its row; -> whether the counts agree with the
+ * library's formulas (Q3); *model &= whether they follow C2's costs per score
+ * and per token */
+static int cost_row(const invent_opts *o, size_t T, size_t d, size_t r, int *model)
 {
-    return a.madds == b.madds && a.cached == b.cached;
+    struct {
+        decode_count one, two; /* the single matrix A; the pair W_q, W_k */
+    } c = {run_form(T, d, 0), run_form(T, d, r)};
+    kvcache_cost f1, f2;
+    chapter_must(kvcache_cost_bilinear(T, d, &f1), "counting by formula");
+    chapter_must(kvcache_cost_factored(T, d, r, &f2), "counting by formula");
+    unsigned long long P = (unsigned long long)T * (T + 1) / 2;
+    report_line(o, "  %5zu %4zu %4zu  %7llu %7llu  %6llu %6llu  %4llu %4llu  %10.4g %10.4g %6.2f  "
+                   "%7llu %7llu", T, d, r, (unsigned long long)c.one.scores,
+                (unsigned long long)c.two.scores, (unsigned long long)(c.one.proj / T),
+                (unsigned long long)(c.two.proj / T), (unsigned long long)(c.one.pair / P),
+                (unsigned long long)(c.two.pair / P), (double)total(c.one), (double)total(c.two),
+                (double)total(c.one) / (double)total(c.two), (unsigned long long)c.one.cached,
+                (unsigned long long)c.two.cached);
+    *model &= c.one.scores == P && c.two.scores == P && c.one.proj == T * d * d &&
+              c.two.proj == 2 * T * d * r && c.one.pair == P * d && c.two.pair == P * r;
+    return total(c.one) == f1.madds && c.one.cached == f1.cached && total(c.two) == f2.madds &&
+           c.two.cached == f2.cached;
 }
 
-/* Q3: the cost table; returns how many rows disagree with the step count. */
-static int cost_row(const invent_opts *o, uint64_t T, uint64_t d, uint64_t r)
+/* Q3's control: chapter 5's raw tokens shared by 4 functions, counted, against
+ * 4 times the formula for one function's cache of keys; detail says what */
+static int shared_agrees(size_t T, size_t d, char *detail, size_t cap)
 {
-    kvcache_cost one, two;
-    if (kvcache_cost_bilinear(T, d, &one) || kvcache_cost_factored(T, d, r, &two)) {
-        report_line(o, "  %7llu %5llu %4llu   (does not fit in 64 bits)", (unsigned long long)T,
-                    (unsigned long long)d, (unsigned long long)r);
-        return 1;
-    }
-    report_line(o, "  %7llu %5llu %4llu   %10.3e %10.3e %6.2f   %10.3e %10.3e %6.2f",
-                (unsigned long long)T, (unsigned long long)d, (unsigned long long)r,
-                (double)one.madds, (double)two.madds, (double)one.madds / (double)two.madds,
-                (double)one.cached, (double)two.cached, (double)one.cached / (double)two.cached);
-    int ok = same_cost(one, stepwise(T, d * d, d)) && same_cost(two, stepwise(T, 2 * r * d, r));
-    return !ok || one.cached != two.cached * d / r;
+    scope *sc = scope_open();
+    gsl_matrix *X = scope_matrix(sc, T, d), *A = scope_matrix(sc, d, d);
+    gsl_matrix *S = scope_matrix(sc, T, T);
+    const gsl_matrix *As[4] = {A, A, A, A};
+    gsl_matrix *Ss[4] = {S, S, S, S};
+    decode_count n;
+    kvcache_cost f;
+    chapter_must(decode_shared(X, As, 4, Ss, &n), "decoding from the raw tokens");
+    chapter_must(kvcache_cost_bilinear(T, d, &f), "counting by formula");
+    snprintf(detail, cap, "T = %zu, d = %zu: multiply-adds %llu against 4 x %llu, cached numbers "
+                          "%llu against 4 x %llu", T, d, total(n), (unsigned long long)f.madds,
+             (unsigned long long)n.cached, (unsigned long long)f.cached);
+    scope_close(sc);
+    return total(n) == 4 * f.madds && n.cached == 4 * f.cached;
 }
 
+enum { SWEEP_DIM = 64, SWEEPS = 3 }; /* the crossover is measured at d = 64 for 3 lengths */
+static const size_t SWEEP_TOKENS[SWEEPS] = {4, 32, 256};
+
+/* T, d -> the largest r at which the pair does fewer multiply-adds than A,
+ * found by running the pair at every r from 1 to d - 1 (0 when none); each
+ * r's ratio of multiply-adds goes to the figure */
+static size_t crossover(size_t T, size_t d, plot *p)
+{
+    unsigned long long single = total(run_form(T, d, 0));
+    size_t last = 0;
+    plot_block(p, "r  multiply_adds_of_the_pair_over_those_of_A");
+    for (size_t r = 1; r < d; r++) {
+        unsigned long long pair = total(run_form(T, d, r));
+        PLOT_ROW(p, (double)r, (double)pair / (double)single);
+        last = pair < single ? r : last;
+    }
+    return last;
+}
+
+/* Figure, left panel: the ledger's three caches against r (block 0). */
+static void plot_ledger_caches(plot *p)
+{
+    kvcache_shape k = LEDGER, raw = LEDGER;
+    raw.funcs = 1;
+    uint64_t keys = 0, shared = 0, bytes = 0;
+    kvcache_bytes(&k, &keys);
+    kvcache_bytes(&raw, &shared);
+    plot_set(p, "dim", (double)LEDGER.width);
+    plot_set(p, "funcs", (double)LEDGER.funcs);
+    plot_block(p, "r  GB_keys_A_x  GB_keys_Wk_x  GB_raw_tokens");
+    for (uint64_t r = 1; r <= LEDGER.width; r++) {
+        k.width = r;
+        kvcache_bytes(&k, &bytes);
+        PLOT_ROW(p, (double)r, keys / 1e9, bytes / 1e9, shared / 1e9);
+    }
+}
+
+/* C2: where factoring starts to pay, measured at d = 64 for three lengths. */
+static void crossover_part(const invent_opts *o)
+{
+    report_line(o, "%s", "");
+    report_text(o, "Per score the pair is always cheaper, r < d; per token only while 2dr < d^2, "
+                   "r < d/2. Which one carries the cost depends on the length: the pair does "
+                   "less work while r (2dT + T(T+1)/2) < d (dT + T(T+1)/2). Running the pair at "
+                   "every r from 1 to d - 1 against A, for d = %d:", SWEEP_DIM);
+    plot *p = plot_begin(o, "ch06_cache_work");
+    plot_ledger_caches(p);
+    const uint64_t d = SWEEP_DIM, forum = (SWEEP_DIM - 1) / 2;
+    int agree = 1, forum_agrees = 1;
+    char seen[160] = "", line[96];
+    for (int k = 0; k < SWEEPS; k++) {
+        uint64_t T = SWEEP_TOKENS[k], P = T * (T + 1) / 2;
+        uint64_t got = crossover(T, d, p), want = (d * (d * T + P) - 1) / (2 * d * T + P);
+        report_line(o, "  T = %3llu: the pair does less work up to r = %llu (predicted %llu; by "
+                       "the projections alone %llu)", (unsigned long long)T,
+                    (unsigned long long)got, (unsigned long long)want, (unsigned long long)forum);
+        snprintf(line, sizeof line, "%sT = %llu: r <= %llu", k ? ", " : "",
+                 (unsigned long long)T, (unsigned long long)got);
+        strncat(seen, line, sizeof seen - strlen(seen) - 1);
+        agree &= got == want;
+        forum_agrees &= got == forum;
+        char var[24];
+        snprintf(var, sizeof var, "T%d", k);
+        plot_set(p, var, (double)T);
+        snprintf(var, sizeof var, "cross%d", k);
+        plot_set(p, var, (double)got);
+    }
+    report_line(o, "%s", "");
+    check_true("C2", "the measured crossover, the largest r at which the pair does less work, is "
+                     "where r (2dT + T(T+1)/2) = d (dT + T(T+1)/2)", agree, seen);
+    check_control("C2", "the forum's 2Nd against N^2, projections alone: crossover below d/2 "
+                        "at every length");
+    char forum_seen[256];
+    snprintf(forum_seen, sizeof forum_seen, "projections alone: r <= %llu; measured %s",
+             (unsigned long long)forum, seen);
+    check_true("C2", NULL, forum_agrees, forum_seen);
+    plot_render(p, "ch06_cache_work.gp");
+}
+
+/* Q3 and C2: both forms run with counters over a table of sizes. */
 static void cost_section(const invent_opts *o, const sizes *s)
 {
-    report_section(o, "What each form costs");
+    report_section(o, "What factoring buys: work");
     report_text(o, "Tokens arrive one at a time; token t is scored against itself and every "
-                   "token before it, T(T+1)/2 pairs in all. With one matrix, each token costs "
-                   "d^2 multiply-adds for A x_t and d per pair, and d numbers are cached. With "
-                   "the pair, each token costs 2rd for its query and key and r per pair, and r "
-                   "numbers are cached. The formulas of the library are compared with the "
-                   "costs summed step by step as the loop would run them.");
-    report_line(o, "        T     d    r   madds, A   madds, Wq Wk  ratio  cached, A  cached, Wk  ratio");
-    const uint64_t Ts[] = {1000, 5000, 100000}, ds[] = {512, 1000, 4096}, rs[] = {64, 200};
-    int bad = 0, rows = 0;
-    for (int i = 0; i < 3; i++)
-        for (int j = 0; j < 3; j++)
-            for (int k = 0; k < 2; k++, rows++)
-                bad += cost_row(o, Ts[i], ds[j], rs[k]);
-    bad += cost_row(o, s->tokens, s->dim, s->rank);
+                   "token before it. Both forms are run here for a table of sizes, every "
+                   "multiply-add counted as it happens: with A a token costs d^2 for its key "
+                   "A x_t and a score d; with the pair a token costs 2dr for its query and key "
+                   "and a score r.");
+    report_line(o, "%s", "                       scores         per token    per score         "
+                         "multiply-adds              cached");
+    report_line(o, "%s", "      T    d    r        A    pair       A   pair     A pair           A  "
+                         "     pair A/pair        A    pair");
+    const size_t Ts[] = {16, 256}, ds[] = {32, 128};
+    int formulas = 1, model = 1, rows = 1;
+    for (int i = 0; i < 2; i++)
+        for (int j = 0; j < 2; j++)
+            for (size_t r = ds[j] / 8; r < ds[j]; r += 3 * ds[j] / 8, rows++)
+                formulas &= cost_row(o, Ts[i], ds[j], r, &model);
+    formulas &= cost_row(o, s->tokens, s->dim, s->rank, &model);
     report_line(o, "%s", "  (last row: your --tokens, --dim, --rank)");
+    kvcache_cost one, two;
+    chapter_must(kvcache_cost_bilinear(LEDGER.tokens, LEDGER.width, &one), "counting by formula");
+    chapter_must(kvcache_cost_factored(LEDGER.tokens, LEDGER.width, LEDGER_RANK, &two),
+                 "counting by formula");
+    report_line(o, "  the ledger's T = 5,000, d = 1,000, r = 200, by the formulas checked below: "
+                   "%.4g against %.4g multiply-adds per function and layer, %.2f times fewer",
+                (double)one.madds, (double)two.madds, (double)one.madds / (double)two.madds);
     report_line(o, "%s", "");
-    char detail[96];
-    snprintf(detail, sizeof detail, "%d of %d rows agree", rows + 1 - bad, rows + 1);
-    check_true("Q3", "multiply-adds and cached numbers of both forms, by formula and summed "
-                     "step by step, agree for every (T, d, r); the cache shrinks by d / r",
-               bad == 0, detail);
+    char detail[200];
+    snprintf(detail, sizeof detail, "%d rows, every count %s", rows,
+             formulas ? "equal to its formula" : "checked: a count differs");
+    check_true("Q3", "multiply-adds and cached numbers, counted while both forms run, equal "
+                     "T d^2 + d T(T+1)/2 and 2 T d r + r T(T+1)/2, cached T d and T r",
+               formulas, detail);
+    check_control("Q3", "chapter 5's raw tokens shared by 4 functions, against 4 times the "
+                        "formula of one function's keys");
+    check_true("Q3", NULL, shared_agrees(16, 32, detail, sizeof detail), detail);
+    snprintf(detail, sizeof detail, "%d rows %s", rows,
+             model ? "as stated" : "checked: a count differs");
+    check_true("C2", "both forms compute the same T(T+1)/2 scores; a score costs d multiply-adds "
+                     "with A, r with the pair; a token's projections d^2 against 2dr",
+               model, detail);
+    crossover_part(o);
+    report_line(o, "%s", "");
+    report_text(o, "The forum summed this up as \"2Nd instead of N^2\". Read with N the width of "
+                   "a token (d here) and d that of a query (r here), 2Nd against N^2 is the "
+                   "number of parameters of the pair against the single matrix, and the work "
+                   "of the projections per token. It is not a count of scores: both forms "
+                   "computed T(T+1)/2 scores per function in every row above, and the pair "
+                   "makes each of them cheaper, r multiply-adds instead of d. For long "
+                   "sequences that saving per score, not the projections, carries the cost, "
+                   "and the pair pays up to r close to d.");
 }
 
-/* out: (T, d) <- attention over X, scores by A (Q = X A, K = X) or by the
- * pair (Q = X W_q^T, K = X W_k^T), values X W_v^T */
-static int attend(const example *m, const gsl_matrix *X, int factored, attn_mask mask,
-                  gsl_matrix *out)
+/* ---------------------------------------------------------------- Q4, P1, P2 */
+
+/* X: (T, d) -> out: (T, d), attention over X with scores by A (queries X A,
+ * keys X) or by the pair (X W_q^T, X W_k^T), values X W_v^T, scale 1/sqrt(r) */
+static void attend(const example *m, const gsl_matrix *X, int factored, attn_mask mask,
+                   gsl_matrix *out)
 {
-    gsl_matrix *Q = factored ? mat_product(X, CblasNoTrans, m->Wq, CblasTrans)
-                             : mat_product(X, CblasNoTrans, m->A, CblasNoTrans);
-    gsl_matrix *K = factored ? mat_product(X, CblasNoTrans, m->Wk, CblasTrans) : mat_clone(X);
-    gsl_matrix *V = mat_product(X, CblasNoTrans, m->Wv, CblasTrans);
-    int status = Q && K && V ? attn_matrix_form(Q, K, V, 1.0, mask, out) : INVENT_ENOMEM;
-    gsl_matrix_free(Q);
-    gsl_matrix_free(K);
-    gsl_matrix_free(V);
-    return status;
+    scope *sc = scope_open();
+    gsl_matrix *Q = scope_keep_matrix(sc, factored ? mat_product(X, CblasNoTrans, m->Wq, CblasTrans)
+                                                   : mat_product(X, CblasNoTrans, m->A, CblasNoTrans));
+    gsl_matrix *K = scope_keep_matrix(sc, factored ? mat_product(X, CblasNoTrans, m->Wk, CblasTrans)
+                                                   : mat_clone(X));
+    gsl_matrix *V = scope_keep_matrix(sc, mat_product(X, CblasNoTrans, m->Wv, CblasTrans));
+    double scale = 1.0 / sqrt((double)m->Wq->size1);
+    chapter_must(attn_matrix_form(Q, K, V, scale, mask, out), "attending");
+    scope_close(sc);
 }
 
-/* max |attn(P X) - P attn(X)| for one form, mask and permutation -> *gap */
-static int equivariance_gap(const example *m, int factored, attn_mask mask,
-                            const gsl_permutation *p, double *gap)
+/* -> max |attn(P X + E) - P attn(X + E)| for one form, mask and permutation;
+ * without positions when E is NULL */
+static double equivariance_gap(const example *m, const gsl_matrix *E, int factored,
+                               attn_mask mask, const gsl_permutation *p)
 {
     size_t T = m->X->size1, d = m->X->size2;
-    gsl_matrix *PX = gsl_matrix_alloc(T, d), *Y = gsl_matrix_alloc(T, d);
-    gsl_matrix *PY = gsl_matrix_alloc(T, d), *YP = gsl_matrix_alloc(T, d);
-    int status = PX && Y && PY && YP ? permute_rows(p, m->X, PX) : INVENT_ENOMEM;
-    if (status == INVENT_OK)
-        status = attend(m, m->X, factored, mask, Y);
-    if (status == INVENT_OK)
-        status = attend(m, PX, factored, mask, YP);
-    if (status == INVENT_OK)
-        status = permute_rows(p, Y, PY);
-    *gap = status == INVENT_OK ? mat_max_abs_diff(YP, PY) : NAN;
-    gsl_matrix_free(PX);
-    gsl_matrix_free(Y);
-    gsl_matrix_free(PY);
-    gsl_matrix_free(YP);
-    return status;
+    scope *sc = scope_open();
+    gsl_matrix *XE = scope_keep_matrix(sc, mat_clone(m->X)), *PXE = scope_matrix(sc, T, d);
+    gsl_matrix *Y = scope_matrix(sc, T, d), *PY = scope_matrix(sc, T, d);
+    gsl_matrix *YP = scope_matrix(sc, T, d);
+    chapter_must(permute_rows(p, m->X, PXE), "permuting the tokens");
+    if (E) { /* the tokens move, the positions stay where they are */
+        gsl_matrix_add(XE, E);
+        gsl_matrix_add(PXE, E);
+    }
+    attend(m, XE, factored, mask, Y);
+    attend(m, PXE, factored, mask, YP);
+    chapter_must(permute_rows(p, Y, PY), "permuting the outputs");
+    double gap = mat_max_abs_diff(YP, PY);
+    scope_close(sc);
+    return gap;
 }
 
+/* Rounding allowed between attn(P X) and P attn(X): sums of T weighted
+ * values and of d + r products in the scores, values as large as V's. */
+static double order_tolerance(const example *m)
+{
+    size_t T = m->X->size1, d = m->X->size2, r = m->Wq->size1;
+    scope *sc = scope_open();
+    gsl_matrix *V = scope_keep_matrix(sc, mat_product(m->X, CblasNoTrans, m->Wv, CblasTrans));
+    double tol = rounding_tolerance(T + d + r, V);
+    scope_close(sc);
+    return tol;
+}
+
+/* The four cases of Q4 and P1: two permutations, two forms of the score. */
+enum { CASES = 4 };
+static const char *const CASE_NAME[CASES] = {"rotation, single A", "rotation, W_q^T W_k pair",
+                                             "shuffle, single A", "shuffle, W_q^T W_k pair"};
+
+typedef struct {
+    double plain[CASES], causal[CASES], placed[CASES]; /* no mask; causal mask; with E */
+    double tol;                                        /* rounding allowed */
+} order_gaps;
+
 /* Q4: attention cannot see the order of its inputs, unless masked. */
-static int order_section(const invent_opts *o, const example *m, gsl_rng *r)
+static order_gaps order_section(const invent_opts *o, const example *m)
 {
     report_section(o, "Attention does not see the order");
     report_text(o, "Nothing so far tells attention where a token sits: the score of a pair "
                    "depends on the two tokens alone. Reorder the input rows by a permutation P "
-                   "and the output rows come out reordered the same way, attn(P X) = P attn(X). "
-                   "This is checked for a rotation of the tokens by one place and for a random "
-                   "shuffle, with the single matrix A and with the factored pair, without a "
-                   "mask; then once more with a causal mask, which does see the order.");
-    gsl_permutation *perm[2] = {gsl_permutation_alloc(m->X->size1),
-                                gsl_permutation_alloc(m->X->size1)};
-    int status = perm[0] && perm[1] ? INVENT_OK : INVENT_ENOMEM;
+                   "and the output rows come out reordered the same way, attn(P X) = P attn(X) "
+                   "(scores scaled by 1/sqrt(r), as chapter 7 explains). This is checked for a "
+                   "rotation of the tokens by one place and for a random shuffle, with the "
+                   "single matrix A and with the factored pair, without a mask; then with a "
+                   "causal mask, which does see the order, as the control.");
+    order_gaps g;
+    g.tol = order_tolerance(m);
     double worst = 0.0, masked = INFINITY;
-    if (status == INVENT_OK) {
-        permute_rotation(perm[0], 1);
-        permute_random(perm[1], r);
-        if (gsl_permutation_inversions(perm[1]) == 0) /* drew the identity: no reordering */
-            gsl_permutation_swap(perm[1], 0, 1);
-    }
-    for (int k = 0; k < 4 && status == INVENT_OK; k++) {
-        double gap = NAN, causal = NAN;
-        status = equivariance_gap(m, k % 2, ATTN_BIDIRECTIONAL, perm[k / 2], &gap);
-        if (status == INVENT_OK)
-            status = equivariance_gap(m, k % 2, ATTN_CAUSAL, perm[k / 2], &causal);
-        report_line(o, "  %-8s  %-14s  no mask: %.2e   causal mask: %.2e",
-                    k / 2 ? "shuffle" : "rotation", k % 2 ? "W_q^T W_k pair" : "single A", gap,
-                    causal);
-        worst = fmax(worst, gap);
-        masked = fmin(masked, causal);
+    report_line(o, "  max |attn(P X) - P attn(X)|     no mask   causal mask");
+    for (int k = 0; k < CASES; k++) {
+        g.plain[k] = equivariance_gap(m, NULL, k % 2, ATTN_BIDIRECTIONAL, m->P[k / 2]);
+        g.causal[k] = equivariance_gap(m, NULL, k % 2, ATTN_CAUSAL, m->P[k / 2]);
+        g.placed[k] = equivariance_gap(m, m->E, k % 2, ATTN_BIDIRECTIONAL, m->P[k / 2]);
+        report_line(o, "  %-28s  %9.2e   %11.2e", CASE_NAME[k], g.plain[k], g.causal[k]);
+        worst = fmax(worst, g.plain[k]);
+        masked = fmin(masked, g.causal[k]);
     }
     report_line(o, "%s", "");
-    if (status == INVENT_OK) {
-        check_at_most("Q4", "without positions or mask, attn(P X) = P attn(X) for a rotation and "
-                            "a shuffle, single matrix and factored pair alike", worst, 1e-12);
-        check_at_least("Q4", "a causal mask breaks it: the smallest difference under the same "
-                             "permutations is far from zero", masked, 1e-3);
-    }
-    gsl_permutation_free(perm[0]);
-    gsl_permutation_free(perm[1]);
-    return status == INVENT_OK ? 0 : chapter_fail(o, "permuting the tokens", status);
+    check_at_most("Q4", "without positions or mask, attn(P X) = P attn(X) for a rotation and a "
+                        "shuffle, single matrix and factored pair alike (largest difference)",
+                  worst, g.tol);
+    check_control("Q4", "a causal mask switched on (smallest difference)");
+    check_at_most("Q4", NULL, masked, g.tol);
+    return g;
 }
+
+/* Figure: P2's dot products against the offset, and the gaps of Q4 and P1. */
+static void plot_positions(const invent_opts *o, const gsl_matrix *G, const gsl_matrix *Gsin,
+                           const order_gaps *g, size_t paired)
+{
+    plot *p = plot_begin(o, "ch06_positions");
+    size_t T = G->size1 < 64 ? G->size1 : 64; /* the first 64 positions keep the figure light */
+    plot_set(p, "T", (double)T);
+    plot_set(p, "dim", (double)paired);
+    plot_block(p, "offset_t_minus_s  E_t_dot_E_s  same_with_sines_only");
+    for (size_t t = 0; t < T; t++)
+        for (size_t s = 0; s < T; s++)
+            PLOT_ROW(p, (double)t - (double)s, gsl_matrix_get(G, t, s), gsl_matrix_get(Gsin, t, s));
+    plot_block(p, "case  gap_without_positions  gap_with_positions");
+    for (int k = 0; k < CASES; k++)
+        PLOT_ROW(p, (double)k, fmax(g->plain[k], 1e-17), g->placed[k]);
+    for (int k = 0; k < CASES; k++) {
+        char var[24];
+        snprintf(var, sizeof var, "case%d", k);
+        plot_set_text(p, var, CASE_NAME[k]);
+    }
+    plot_set(p, "tol", g->tol);
+    plot_render(p, "ch06_positions.gp");
+}
+
+/* P2: encodings meet by their offset alone; P1: they break Q4's symmetry. */
+static void positions_section(const invent_opts *o, const example *m, const order_gaps *g)
+{
+    size_t T = m->E->size1, d = m->E->size2, paired = d - d % 2;
+    report_section(o, "Where a token sits: positions");
+    report_text(o, "Vaswani et al. (2017) add to token t a position encoding E_t whose "
+                   "coordinates come in pairs (sin t w_k, cos t w_k), one frequency w_k = "
+                   "10000^(-2k/d) per pair. Since sin a sin b + cos a cos b = cos(a - b), the dot "
+                   "product of two encodings, E_t . E_s = sum_k cos((t - s) w_k), depends only on "
+                   "the offset t - s. Measured over all %zu x %zu pairs of positions (on the %zu "
+                   "paired coordinates%s):", T, T, paired,
+                d % 2 ? "; the last one, a sine without its cosine, is left out" : "");
+    scope *sc = scope_open();
+    gsl_matrix_const_view Ep = gsl_matrix_const_submatrix(m->E, 0, 0, T, paired);
+    gsl_matrix *G = scope_keep_matrix(sc, mat_product(&Ep.matrix, CblasNoTrans, &Ep.matrix, CblasTrans));
+    gsl_matrix *Esin = scope_keep_matrix(sc, mat_clone(&Ep.matrix));
+    for (size_t j = 1; j < paired; j += 2) { /* the control: every cosine removed */
+        gsl_vector_view c = gsl_matrix_column(Esin, j);
+        gsl_vector_set_zero(&c.vector);
+    }
+    gsl_matrix *Gsin = scope_keep_matrix(sc, mat_product(Esin, CblasNoTrans, Esin, CblasTrans));
+    double spread = NAN, spread_sin = NAN;
+    chapter_must(position_offset_spread(G, &spread), "comparing the dot products");
+    chapter_must(position_offset_spread(Gsin, &spread_sin), "comparing the dot products");
+    for (size_t k = 0; k < 3 && k < T; k++)
+        report_line(o, "  offset %zu: E_t . E_{t+%zu} = %.12f for every t", k, k,
+                    gsl_matrix_get(G, k, 0));
+    report_line(o, "%s", "");
+    /* sin(t w) and cos(t w) are good to about t epsilon, and d of them are summed */
+    double tol = rounding_tolerance(paired * T, &Ep.matrix);
+    check_at_most("P2", "E_t . E_s depends only on t - s (largest spread among the pairs of one "
+                        "offset)", spread, tol);
+    check_control("P2", "sines only, every cosine removed");
+    check_at_most("P2", NULL, spread_sin, tol);
+    double moved = INFINITY;
+    for (int k = 0; k < CASES; k++)
+        moved = fmin(moved, g->placed[k]);
+    report_line(o, "%s", "");
+    report_text(o, "Added to the tokens, the encoding makes the scores depend on where a token "
+                   "sits, and attention no longer commutes with reordering: attn(P X + E) against "
+                   "P attn(X + E), the tokens moved and the positions left in place, differ by "
+                   "at least %.3g over the four cases of the previous section.", moved);
+    check_at_least("P1", "with the position encoding added, attn(P X + E) differs from P attn(X + E) "
+                         "by more than 10^6 times the rounding of Q4, in every case", moved, 1e6 * g->tol);
+    check_control("P1", "no position encoding, E = 0 (Q4's largest difference)");
+    double worst = 0.0;
+    for (int k = 0; k < CASES; k++)
+        worst = fmax(worst, g->plain[k]);
+    check_at_least("P1", NULL, worst, 1e6 * g->tol);
+    plot_positions(o, G, Gsin, g, paired);
+    scope_close(sc);
+}
+
+/* ---------------------------------------------------------------- Q5 */
 
 #define QUADRATIC_PAIRS 16 /* tokens whose pairs are checked one by one in Q5 */
 
-/* largest |z^T B z - S[t][i]| over the pairs of the first QUADRATIC_PAIRS
+/* -> largest |z^T B z - S[t][i]| over the pairs of the first QUADRATIC_PAIRS
  * tokens, z = [x_t; x_i], B = [0 M/2; M^T/2 0] (each costs (2d)^2) */
 static double quadratic_form_gap(const example *m, const gsl_matrix *S, const gsl_matrix *B)
 {
     size_t T = m->X->size1 < QUADRATIC_PAIRS ? m->X->size1 : QUADRATIC_PAIRS, d = m->X->size2;
-    gsl_vector *z = gsl_vector_alloc(2 * d), *Bz = gsl_vector_alloc(2 * d);
-    double worst = z && Bz ? 0.0 : NAN;
-    for (size_t t = 0; t < T && z && Bz; t++)
+    scope *sc = scope_open();
+    gsl_vector *z = scope_vector(sc, 2 * d), *Bz = scope_vector(sc, 2 * d);
+    gsl_vector_view top = gsl_vector_subvector(z, 0, d), low = gsl_vector_subvector(z, d, d);
+    double worst = 0.0;
+    for (size_t t = 0; t < T; t++)
         for (size_t i = 0; i < T; i++) {
-            gsl_vector_view top = gsl_vector_subvector(z, 0, d), low = gsl_vector_subvector(z, d, d);
             gsl_matrix_get_row(&top.vector, m->X, t);
             gsl_matrix_get_row(&low.vector, m->X, i);
             double q;
@@ -387,80 +601,52 @@ static double quadratic_form_gap(const example *m, const gsl_matrix *S, const gs
             gsl_blas_ddot(z, Bz, &q);
             worst = fmax(worst, fabs(q - gsl_matrix_get(S, t, i)));
         }
-    gsl_vector_free(z);
-    gsl_vector_free(Bz);
+    scope_close(sc);
     return worst;
 }
 
-/* Q5: every score is a quadratic form of the input. */
-static int quadratic_section(const invent_opts *o, const example *m)
+/* Q5: every score is a quadratic form of the input; the weights are not. */
+static void quadratic_section(const invent_opts *o, const example *m)
 {
-    size_t T = m->X->size1, d = m->X->size2;
+    size_t T = m->X->size1, d = m->X->size2, r = m->Wq->size1;
     report_section(o, "A quadratic form of the input");
     report_text(o, "Before the softmax, the score x_L^T (W_q^T W_k) x_i is of degree two in the "
                    "input: stack the two tokens into z = [x_L; x_i] and it is z^T B z for the "
                    "symmetric 2d x 2d matrix B = [0, M/2; M^T/2, 0], M = W_q^T W_k. So scaling "
-                   "every token by c scales every score by c^2.");
-    gsl_matrix *B = gsl_matrix_calloc(2 * d, 2 * d), *S = gsl_matrix_alloc(T, T);
-    gsl_matrix *S3 = gsl_matrix_alloc(T, T), *X3 = mat_clone(m->X);
-    int status = B && S && S3 && X3 ? factor_scores(m->X, m->Wq, m->Wk, S) : INVENT_ENOMEM;
-    if (status == INVENT_OK) {
-        gsl_matrix_view upper = gsl_matrix_submatrix(B, 0, d, d, d);
-        gsl_matrix_view lower = gsl_matrix_submatrix(B, d, 0, d, d);
-        gsl_matrix_memcpy(&upper.matrix, m->A);
-        gsl_matrix_transpose_memcpy(&lower.matrix, m->A);
-        gsl_matrix_scale(B, 0.5);
-        gsl_matrix_scale(X3, 3.0);
-        status = factor_scores(X3, m->Wq, m->Wk, S3);
-    }
-    if (status == INVENT_OK) {
-        check_at_most("Q5", "every score equals z^T B z, a quadratic form of the stacked input "
-                            "(largest difference over the pairs of the first 16 tokens)", quadratic_form_gap(m, S, B),
-                      1e-12);
-        gsl_matrix_scale(S, 9.0);
-        check_at_most("Q5", "scaling the input by 3 scales every score by 9 (relative error)",
-                      mat_rel_error(S3, S), 1e-14);
-    }
-    gsl_matrix_free(B);
-    gsl_matrix_free(S);
-    gsl_matrix_free(S3);
-    gsl_matrix_free(X3);
-    return status == INVENT_OK ? 0 : chapter_fail(o, "computing the quadratic form", status);
-}
-
-/* Figure: the ledger's cache against r, with the single matrix for contrast. */
-static void plot_cache_rank(const invent_opts *o)
-{
-    plot *p = plot_begin(o, "ch06_cache_rank");
-    kvcache_shape k = LEDGER;
-    uint64_t full = 0, thin = 0;
-    kvcache_bytes(&k, &full);
-    k.width = LEDGER_RANK;
-    kvcache_bytes(&k, &thin);
-    plot_set(p, "dim", (double)LEDGER.width);
-    plot_set(p, "tokens", (double)LEDGER.tokens);
-    plot_set(p, "layers", (double)LEDGER.layers);
-    plot_set(p, "funcs", (double)LEDGER.funcs);
-    plot_set(p, "bytes", (double)LEDGER.bytes_each);
-    plot_set(p, "full_gb", full / 1e9);
-    plot_set(p, "r0", (double)LEDGER_RANK);
-    plot_set(p, "r0_gb", thin / 1e9);
-    plot_block(p, "r  cache_GB_of_keys");
-    for (uint64_t r = 1; r <= LEDGER.width; r++) {
-        k.width = r;
-        uint64_t bytes;
-        if (kvcache_bytes(&k, &bytes) == INVENT_OK)
-            PLOT_ROW(p, (double)r, bytes / 1e9);
-    }
-    plot_render(p, "ch06_cache_rank.gp");
+                   "every token by 3 scales every score by 9. The softmax that follows is no "
+                   "such form: its weights sum to 1 whatever the scale.");
+    scope *sc = scope_open();
+    gsl_matrix *B = scope_matrix(sc, 2 * d, 2 * d), *S = scope_matrix(sc, T, T);
+    gsl_matrix *S3 = scope_matrix(sc, T, T), *X3 = scope_keep_matrix(sc, mat_clone(m->X));
+    gsl_matrix_view upper = gsl_matrix_submatrix(B, 0, d, d, d);
+    gsl_matrix_view lower = gsl_matrix_submatrix(B, d, 0, d, d);
+    gsl_matrix_memcpy(&upper.matrix, m->A);
+    gsl_matrix_transpose_memcpy(&lower.matrix, m->A);
+    gsl_matrix_scale(B, 0.5);
+    gsl_matrix_scale(X3, 3.0);
+    chapter_must(factor_scores(m->X, m->Wq, m->Wk, S), "scoring the tokens");
+    chapter_must(factor_scores(X3, m->Wq, m->Wk, S3), "scoring the tokens times 3");
+    check_at_most("Q5", "every score equals z^T B z, a quadratic form of the stacked input "
+                        "(largest difference over the pairs of the first 16 tokens)",
+                  quadratic_form_gap(m, S, B), rounding_tolerance(2 * d + r, S));
+    gsl_matrix *W = scope_keep_matrix(sc, mat_clone(S)), *W3 = scope_keep_matrix(sc, mat_clone(S3));
+    chapter_must(softmax_rows(W, sqrt((double)r)), "taking the softmax");
+    chapter_must(softmax_rows(W3, sqrt((double)r)), "taking the softmax");
+    gsl_matrix_scale(S, 9.0);
+    gsl_matrix_scale(W, 9.0);
+    check_at_most("Q5", "scaling the input by 3 scales every score by 9 (relative error)",
+                  mat_rel_error(S3, S), 1e-14);
+    check_control("Q5", "the weights after the softmax instead of the scores");
+    check_at_most("Q5", NULL, mat_rel_error(W3, W), 1e-14);
+    scope_close(sc);
 }
 
 int main(int argc, char **argv)
 {
     sizes s = {.dim = 32, .rank = 8, .tokens = 16};
     const cli_option options[] = {
-        {"dim", CLI_SIZE, &s.dim, 2, 256, "size d of a token (four SVDs of d x d matrices)"},
-        {"rank", CLI_SIZE, &s.rank, 1, 256, "rows r of W_q and W_k (at most --dim)"},
+        {"dim", CLI_SIZE, &s.dim, 2, 256, "size d of a token (SVDs of d x d matrices)"},
+        {"rank", CLI_SIZE, &s.rank, 1, 255, "rows r of W_q and W_k (below --dim)"},
         {"tokens", CLI_SIZE, &s.tokens, 2, 512, "tokens T in the examples"},
     };
     const cli_spec spec = {"ch06", "Chapter 6: factoring A into queries and keys, A = W_q^T W_k.",
@@ -469,37 +655,31 @@ int main(int argc, char **argv)
     int rc = chapter_parse(argc, argv, &spec, &o);
     if (rc != CLI_RUN)
         return rc;
-    if (s.rank > s.dim)
-        return cli_fail(&o, "--rank (%zu) must not exceed --dim (%zu)", s.rank, s.dim);
+    if (s.rank >= s.dim)
+        return cli_fail(&o, "--rank (%zu) must be below --dim (%zu): at r = d the pair is as "
+                            "general as a free A, and there is no rank limit to show", s.rank,
+                        s.dim);
     rc = chapter_start(&o, "Chapter 6: queries and keys by factoring");
     if (rc != CLI_RUN)
         return rc;
-    gsl_rng *r = rng_new(o.seed);
-    example m;
-    if (!r || example_new(&s, r, &m) != INVENT_OK) {
-        gsl_rng_free(r);
-        return chapter_fail(&o, "creating the example", INVENT_ENOMEM);
-    }
-    if (dump_matrix(&o, "X", m.X) || dump_matrix(&o, "W_q", m.Wq) || dump_matrix(&o, "W_k", m.Wk))
-        rc = CHAPTER_EXIT_RUNTIME;
-    else
-        rc = factored_section(&o, &m);
-    if (rc == 0)
-        rc = rank_section(&o, &m, r);
-    if (rc == 0) {
-        cost_section(&o, &s);
-        plot_cache_rank(&o);
-        rc = order_section(&o, &m, r);
-    }
-    if (rc == 0)
-        rc = quadratic_section(&o, &m);
-    example_free(&m);
-    gsl_rng_free(r);
-    if (rc != 0)
-        return rc;
+    scope *sc = scope_open();
+    gsl_rng *r = scope_keep_rng(sc, rng_new(o.seed));
+    example m = example_new(sc, &s, r);
+    chapter_dump(&o, "X", m.X);
+    chapter_dump(&o, "W_q", m.Wq);
+    chapter_dump(&o, "W_k", m.Wk);
+    factored_section(&o, &m);
+    memory_section(&o);
+    rank_section(&o, &m, r);
+    cost_section(&o, &s);
+    order_gaps g = order_section(&o, &m);
+    positions_section(&o, &m, &g);
+    quadratic_section(&o, &m);
+    scope_close(sc);
     report_section(&o, "What follows");
     report_text(&o, "The scores are in place, but nothing yet turns them into weights. The next "
-                    "chapter normalises them over the positions with a softmax, and adds the "
-                    "mask that keeps each token from looking ahead.");
+                    "chapter normalises them over the positions with a softmax, says why the "
+                    "scores are divided by sqrt(r), and adds the mask that keeps each token from "
+                    "looking ahead.");
     return chapter_end();
 }

@@ -4,16 +4,24 @@
  * weight as a sum over score functions ("heads") of c_j(x_i, x_L) V_j, and
  * the output as a sum of that over positions i. Swapping the two sums shows
  * that each head takes a weighted sum over positions, so its weights are
- * normalised over the positions (claim S1). The softmax with a temperature
- * does that normalisation (S2). A causal mask keeps each token from reading
- * later ones; written as one matrix product, softmax(Q K^T + M) V, it gives
- * the per-position sums exactly (S3) at the price of computing scores that
- * the mask throws away (S4). Computed with the largest score subtracted, the
- * softmax survives scores far outside the range of exp (S5).
+ * normalised over the positions (claim S1): an unnormalised weighted sum
+ * grows with the length of the sequence, a normalised one does not (S6). The
+ * softmax with a temperature does that normalisation (S2), and the scores are
+ * divided by sqrt(r) because the variance of q . k grows as r: without the
+ * division the softmax saturates as r grows and its gradient vanishes (S7). A
+ * causal mask keeps each token from reading later ones; written as one matrix
+ * product, softmax(Q K^T + M) V, it gives the per-position sums exactly (S3)
+ * at the price of computing scores that the mask throws away (S4). Computed
+ * with the largest score subtracted, the softmax survives scores far outside
+ * the range of exp (S5).
  */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_sort.h>
+#include <gsl/gsl_statistics_double.h>
 
 #include "invent.h"
 
@@ -26,38 +34,27 @@ typedef struct {
     gsl_matrix *Wq, *Wk, *Wv; /* (r, d) queries, keys; (d, d) values */
 } example;
 
-static void example_free(example *m)
-{
-    gsl_matrix_free(m->X);
-    gsl_matrix_free(m->Wq);
-    gsl_matrix_free(m->Wk);
-    gsl_matrix_free(m->Wv);
-}
-
-static int example_new(const sizes *s, gsl_rng *r, example *m)
+static example example_new(scope *sc, const sizes *s, gsl_rng *r)
 {
     double sigma = 1.0 / sqrt((double)s->dim);
-    m->X = mat_gaussian(s->tokens, s->dim, 1.0, r);
-    m->Wq = mat_gaussian(s->rank, s->dim, 2.0 * sigma, r);
-    m->Wk = mat_gaussian(s->rank, s->dim, 2.0 * sigma, r);
-    m->Wv = mat_gaussian(s->dim, s->dim, sigma, r);
-    if (m->X && m->Wq && m->Wk && m->Wv)
-        return INVENT_OK;
-    example_free(m);
-    return INVENT_ENOMEM;
+    example m;
+    m.X = scope_keep_matrix(sc, mat_gaussian(s->tokens, s->dim, 1.0, r));
+    m.Wq = scope_keep_matrix(sc, mat_gaussian(s->rank, s->dim, 2.0 * sigma, r));
+    m.Wk = scope_keep_matrix(sc, mat_gaussian(s->rank, s->dim, 2.0 * sigma, r));
+    m.Wv = scope_keep_matrix(sc, mat_gaussian(s->dim, s->dim, sigma, r));
+    return m;
 }
 
 /* ---------------------------------------------------------------- S1 */
 
 /* y: (d) <- sum_i (sum_j C[i][j] V_j) x_i: one dynamic matrix per position
- * (the V_j and W are whole, contiguous matrices, so each term is one axpy) */
-static int sum_positions_outside(const gsl_matrix *X, const gsl_matrix *C,
-                                 gsl_matrix *const *V, gsl_vector *y)
+ * (the V_j are whole, contiguous matrices, so each term is one axpy) */
+static void sum_positions_outside(const gsl_matrix *X, const gsl_matrix *C,
+                                  gsl_matrix *const *V, gsl_vector *y)
 {
     size_t d = X->size2;
-    gsl_matrix *W = gsl_matrix_alloc(d, d);
-    if (!W)
-        return INVENT_ENOMEM;
+    scope *sc = scope_open();
+    gsl_matrix *W = scope_matrix(sc, d, d);
     gsl_vector_view w = gsl_vector_view_array(W->data, d * d);
     gsl_vector_set_zero(y);
     for (size_t i = 0; i < X->size1; i++) {
@@ -69,53 +66,65 @@ static int sum_positions_outside(const gsl_matrix *X, const gsl_matrix *C,
         gsl_vector_const_view x = gsl_matrix_const_row(X, i);
         gsl_blas_dgemv(CblasNoTrans, 1.0, W, &x.vector, 1.0, y);
     }
-    gsl_matrix_free(W);
-    return INVENT_OK;
+    scope_close(sc);
 }
 
 /* y: (d) <- sum_j V_j (sum_i C[i][j] x_i): each head sums over positions */
-static int sum_heads_outside(const gsl_matrix *X, const gsl_matrix *C, gsl_matrix *const *V,
-                             gsl_vector *y)
+static void sum_heads_outside(const gsl_matrix *X, const gsl_matrix *C, gsl_matrix *const *V,
+                              gsl_vector *y)
 {
-    gsl_vector *u = gsl_vector_alloc(X->size2);
-    if (!u)
-        return INVENT_ENOMEM;
+    scope *sc = scope_open();
+    gsl_vector *u = scope_vector(sc, X->size2);
     gsl_vector_set_zero(y);
     for (size_t j = 0; j < C->size2; j++) {
         gsl_vector_const_view c = gsl_matrix_const_column(C, j);
         gsl_blas_dgemv(CblasTrans, 1.0, X, &c.vector, 0.0, u);
         gsl_blas_dgemv(CblasNoTrans, 1.0, V[j], u, 1.0, y);
     }
-    gsl_vector_free(u);
-    return INVENT_OK;
+    scope_close(sc);
 }
 
-/* C: (T, H) <- c_ij = x_L^T A_j x_i, x_L the last token, A_j random */
-static int head_scores(const gsl_matrix *X, gsl_rng *r, gsl_matrix *C)
+/* C: (T, H) <- c_ij = x_L^T A_j x_i = x_i . (A_j^T x_L), x_L the last token,
+ * A_j random */
+static void head_scores(const gsl_matrix *X, gsl_rng *r, gsl_matrix *C)
 {
     size_t T = X->size1, d = X->size2;
-    gsl_matrix *A = gsl_matrix_alloc(d, d);
-    if (!A)
-        return INVENT_ENOMEM;
+    scope *sc = scope_open();
+    gsl_matrix *A = scope_matrix(sc, d, d);
+    gsl_vector *q = scope_vector(sc, d);
     gsl_vector_const_view xL = gsl_matrix_const_row(X, T - 1);
     for (size_t j = 0; j < C->size2; j++) {
+        gsl_vector_view c = gsl_matrix_column(C, j);
         rng_fill_gaussian(A, r, 1.0 / sqrt((double)d));
-        for (size_t i = 0; i < T; i++) {
-            gsl_vector_const_view xi = gsl_matrix_const_row(X, i);
-            double c;
-            bilinear_score(&xL.vector, A, &xi.vector, &c);
-            gsl_matrix_set(C, i, j, c);
-        }
+        gsl_blas_dgemv(CblasTrans, 1.0, A, &xL.vector, 0.0, q);
+        gsl_blas_dgemv(CblasNoTrans, 1.0, X, q, 0.0, &c.vector);
     }
-    gsl_matrix_free(A);
-    return INVENT_OK;
+    scope_close(sc);
+}
+
+/* C: (T, H) -> a copy with each column (one head over the positions)
+ * normalised by a softmax, or each row (one position over the heads) */
+static gsl_matrix *normalised(scope *sc, const gsl_matrix *C, int over_positions)
+{
+    gsl_matrix *W = scope_matrix(sc, over_positions ? C->size2 : C->size1,
+                                 over_positions ? C->size1 : C->size2);
+    if (over_positions)
+        gsl_matrix_transpose_memcpy(W, C);
+    else
+        gsl_matrix_memcpy(W, C);
+    chapter_must(softmax_rows(W, 1.0), "normalising the weights");
+    if (!over_positions)
+        return W;
+    gsl_matrix *Wt = scope_matrix(sc, C->size1, C->size2);
+    gsl_matrix_transpose_memcpy(Wt, W);
+    return Wt;
 }
 
 /* The swap of sums builds one d x d matrix per position and head; 16 heads keep
  * the top of the ranges (T = 512, d = 256) to a few seconds. */
 #define MAX_HEADS 16
 
-static int swap_section(const invent_opts *o, const example *m, size_t H, gsl_rng *r)
+static void swap_section(const invent_opts *o, const example *m, size_t H, gsl_rng *r)
 {
     size_t T = m->X->size1, d = m->X->size2;
     report_section(o, "Over positions, not over heads");
@@ -126,30 +135,123 @@ static int swap_section(const invent_opts *o, const example *m, size_t H, gsl_rn
                    "first forms a weighted sum of the positions, then maps it with its own V_j. "
                    "So the weights a head must normalise are its c_ij over the positions i, one "
                    "distribution per head, not over the heads. Here with H = %zu head%s, T = %zu "
-                   "tokens of size %zu, before any normalisation:", H, H == 1 ? "" : "s", T, d);
-    gsl_matrix *C = gsl_matrix_alloc(T, H);
-    gsl_matrix *V[MAX_HEADS] = {0};
-    gsl_vector *y1 = gsl_vector_alloc(d), *y2 = gsl_vector_alloc(d);
-    int status = C && y1 && y2 ? head_scores(m->X, r, C) : INVENT_ENOMEM;
-    for (size_t j = 0; j < H && status == INVENT_OK; j++)
-        if (!(V[j] = mat_gaussian(d, d, 1.0 / sqrt((double)d), r)))
-            status = INVENT_ENOMEM;
-    if (status == INVENT_OK)
-        status = sum_positions_outside(m->X, C, V, y1);
-    if (status == INVENT_OK)
-        status = sum_heads_outside(m->X, C, V, y2);
-    if (status == INVENT_OK) {
-        gsl_matrix_view a = gsl_matrix_view_vector(y1, 1, d), b = gsl_matrix_view_vector(y2, 1, d);
-        check_at_most("S1", "sum over positions of (sum over heads) equals sum over heads of "
-                            "(sum over positions), unnormalised (relative error)",
-                      mat_rel_error(&a.matrix, &b.matrix), 1e-12);
-    }
+                   "tokens of size %zu:", H, H == 1 ? "" : "s", T, d);
+    scope *sc = scope_open();
+    gsl_matrix *C = scope_matrix(sc, T, H), *V[MAX_HEADS];
+    gsl_vector *y1 = scope_vector(sc, d), *y2 = scope_vector(sc, d), *y3 = scope_vector(sc, d);
+    head_scores(m->X, r, C);
     for (size_t j = 0; j < H; j++)
-        gsl_matrix_free(V[j]);
-    gsl_matrix_free(C);
-    gsl_vector_free(y1);
-    gsl_vector_free(y2);
-    return status == INVENT_OK ? 0 : chapter_fail(o, "swapping the sums", status);
+        V[j] = scope_keep_matrix(sc, mat_gaussian(d, d, 1.0 / sqrt((double)d), r));
+    sum_positions_outside(m->X, C, V, y1);
+    sum_heads_outside(m->X, C, V, y2);
+    gsl_matrix_view a = gsl_matrix_view_vector(y1, 1, d), b = gsl_matrix_view_vector(y2, 1, d);
+    double tol = rounding_tolerance(T * H + d, &b.matrix);
+    check_matrix_close("S1", "sum over positions of (sum over heads) equals sum over heads of "
+                             "(sum over positions), unnormalised", &a.matrix, &b.matrix, tol);
+    sum_positions_outside(m->X, normalised(sc, C, 1), V, y1);
+    sum_heads_outside(m->X, normalised(sc, C, 1), V, y2);
+    sum_positions_outside(m->X, normalised(sc, C, 0), V, y3);
+    gsl_matrix_view c = gsl_matrix_view_vector(y3, 1, d);
+    tol = rounding_tolerance(T * H + d, &b.matrix);
+    check_matrix_close("S1", "with each head's weights normalised over the positions (a softmax), "
+                             "the two orders still agree", &a.matrix, &b.matrix, tol);
+    check_control("S1", "each position's weights normalised over the heads instead");
+    check_matrix_close("S1", NULL, &c.matrix, &b.matrix, tol);
+    report_line(o, "%s", "");
+    report_text(o, "Normalising is where the choice shows: weights normalised over the heads "
+                   "make another layer than weights normalised over the positions. The next "
+                   "section shows why the positions are the right choice.");
+    scope_close(sc);
+}
+
+/* ---------------------------------------------------------------- S6 */
+
+/* m <- independent N(0, 1) entries by GSL's ziggurat method, three times
+ * faster than rng_fill_gaussian's: S6 and S7 draw millions of them */
+static void fill_normal(gsl_matrix *m, gsl_rng *r)
+{
+    for (size_t i = 0; i < m->size1; i++)
+        for (size_t j = 0; j < m->size2; j++)
+            gsl_matrix_set(m, i, j, gsl_ran_gaussian_ziggurat(r, 1.0));
+}
+
+enum { GROWTH_POINTS = 9, GROWTH_DIM = 16, GROWTH_DRAWS = 8192 }; /* T = 4, 8, .. 1024 */
+
+/* T -> root mean square norms of sum_i w_i v_i over draws of T values
+ * v_i ~ N(0, I) (noise) and scores s_i ~ N(0, 1): norms[0] with w_i =
+ * exp(s_i), unnormalised; norms[1] with w = softmax(s) */
+static void weighted_sums(size_t T, gsl_rng *r, double norms[2])
+{
+    size_t draws = GROWTH_DRAWS / T > 16 ? GROWTH_DRAWS / T : 16;
+    scope *sc = scope_open();
+    gsl_matrix *V = scope_matrix(sc, T, GROWTH_DIM), *S = scope_matrix(sc, 1, T);
+    gsl_vector *y = scope_vector(sc, GROWTH_DIM), *w = scope_vector(sc, T);
+    gsl_vector_view s = gsl_matrix_row(S, 0);
+    double sq[2] = {0.0, 0.0};
+    for (size_t k = 0; k < draws; k++) {
+        fill_normal(V, r);
+        fill_normal(S, r);
+        for (int normalise = 0; normalise < 2; normalise++) {
+            gsl_vector_memcpy(w, &s.vector);
+            if (normalise)
+                chapter_must(softmax_vector(w, 1.0), "normalising");
+            else
+                for (size_t i = 0; i < T; i++)
+                    gsl_vector_set(w, i, exp(gsl_vector_get(w, i)));
+            gsl_blas_dgemv(CblasTrans, 1.0, V, w, 0.0, y);
+            sq[normalise] += gsl_blas_dnrm2(y) * gsl_blas_dnrm2(y);
+        }
+    }
+    norms[0] = sqrt(sq[0] / (double)draws);
+    norms[1] = sqrt(sq[1] / (double)draws);
+    scope_close(sc);
+}
+
+static void plot_growth(const invent_opts *o, const double *Ts, double norms[][GROWTH_POINTS],
+                        const double *slope)
+{
+    plot *p = plot_begin(o, "ch07_growth");
+    plot_set(p, "slope_raw", slope[0]);
+    plot_set(p, "slope_soft", slope[1]);
+    plot_block(p, "T  rms_norm_unnormalised  rms_norm_softmax");
+    for (int k = 0; k < GROWTH_POINTS; k++)
+        PLOT_ROW(p, Ts[k], norms[0][k], norms[1][k]);
+    plot_render(p, "ch07_growth.gp");
+}
+
+/* S6: an unnormalised weighted sum grows with T, a softmax-weighted one not. */
+static void growth_section(const invent_opts *o, gsl_rng *r)
+{
+    report_section(o, "Why normalise: sums that grow with the length");
+    report_text(o, "Each head adds up the values of every position it reads. With weights "
+                   "that are not normalised, here w_i = exp(s_i) for scores s_i ~ N(0, 1), the "
+                   "sum of T noisy values (v_i ~ N(0, I), d = %d) grows with T like a random "
+                   "walk. With softmax weights, which sum to 1, it is an average and does not "
+                   "grow. Root mean square norms over many draws, and the exponent p of "
+                   "norm ~ T^p fitted on a log-log scale:", GROWTH_DIM);
+    double Ts[GROWTH_POINTS], norms[2][GROWTH_POINTS], slope[2];
+    report_line(o, "        T   unnormalised   softmax-weighted");
+    for (int k = 0; k < GROWTH_POINTS; k++) {
+        double both[2];
+        Ts[k] = 4.0 * pow(2.0, k);
+        weighted_sums((size_t)Ts[k], r, both);
+        norms[0][k] = both[0];
+        norms[1][k] = both[1];
+        report_line(o, "  %7.0f   %12.3f   %16.4f", Ts[k], both[0], both[1]);
+    }
+    for (int f = 0; f < 2; f++)
+        chapter_must(growth_exponent(Ts, norms[f], GROWTH_POINTS, &slope[f]), "fitting");
+    report_line(o, "  fitted p   %12.3f   %16.3f", slope[0], slope[1]);
+    report_line(o, "%s", "");
+    check_at_least("S6", "the unnormalised weighted sum grows with T (fitted exponent, 1/2 for "
+                         "a random walk)", slope[0], 0.3);
+    check_control("S6", "the softmax-weighted sum");
+    check_at_least("S6", NULL, slope[1], 0.3);
+    check_at_most("S6", "the softmax-weighted sum stays bounded (fitted exponent at most 0.1)",
+                  slope[1], 0.1);
+    check_control("S6", "the unnormalised sum");
+    check_at_most("S6", NULL, slope[0], 0.1);
+    plot_growth(o, Ts, norms, slope);
 }
 
 /* ---------------------------------------------------------------- S2 */
@@ -164,7 +266,7 @@ static void weights_at(const gsl_vector *s, double tau, gsl_vector *w, double *t
                        double *to_uniform, double *sum_err)
 {
     gsl_vector_memcpy(w, s);
-    softmax_vector(w, tau);
+    chapter_must(softmax_vector(w, tau), "taking the softmax");
     size_t top = gsl_vector_max_index(s), T = s->size;
     double sum = 0.0;
     *to_onehot = *to_uniform = 0.0;
@@ -175,6 +277,20 @@ static void weights_at(const gsl_vector *s, double tau, gsl_vector *w, double *t
         *to_uniform = fmax(*to_uniform, fabs(v - 1.0 / (double)T));
     }
     *sum_err = fabs(sum - 1.0);
+}
+
+/* s: (T) -> the largest |sum_i exp((s_i - max s) / tau) - 1| over the tau grid:
+ * the exponentials of S5's shifted scores, not divided by their sum */
+static double unnormalised_sum_error(const gsl_vector *s)
+{
+    double worst = 0.0, top = gsl_vector_max(s);
+    for (int k = 0; k < N_TAU; k++) {
+        double sum = 0.0;
+        for (size_t i = 0; i < s->size; i++)
+            sum += exp((gsl_vector_get(s, i) - top) / tau_at(k));
+        worst = fmax(worst, fabs(sum - 1.0));
+    }
+    return worst;
 }
 
 /* A position and its score, to list positions from the largest score down. */
@@ -230,31 +346,9 @@ static void plot_temperature(const invent_opts *o, const gsl_vector *s, gsl_vect
     plot_render(q, "ch07_entropy.gp");
 }
 
-static int temperature_section(const invent_opts *o, const example *m)
+/* s: (T) the scores -> the tau grid's table; S2's checks along it */
+static void temperature_grid(const invent_opts *o, const gsl_vector *s, gsl_vector *w)
 {
-    size_t T = m->X->size1;
-    gsl_matrix *S = gsl_matrix_alloc(T, T);
-    gsl_vector *s = gsl_vector_alloc(T), *w = gsl_vector_alloc(T);
-    int status = S && s && w ? factor_scores(m->X, m->Wq, m->Wk, S) : INVENT_ENOMEM;
-    if (status != INVENT_OK) {
-        gsl_matrix_free(S);
-        gsl_vector_free(s);
-        gsl_vector_free(w);
-        return chapter_fail(o, "computing the scores", status);
-    }
-    gsl_matrix_get_row(s, S, T - 1);
-    gsl_matrix_free(S);
-    report_section(o, "Softmax, and its temperature");
-    report_text(o, "The softmax turns scores s_i into weights exp(s_i / tau) / sum_j exp(s_j / "
-                   "tau): positive, summing to one, larger for larger scores. The temperature "
-                   "tau sets how sharp the choice is. Cold (tau -> 0) it picks the largest score "
-                   "alone; hot (tau -> infinity) it spreads evenly. The 1/sqrt(r) scaling of "
-                   "Vaswani et al. (2017) is the temperature tau = sqrt(r). The scores below are "
-                   "the last token's, against all %zu positions.", T);
-    double sorted_gap = INFINITY, top = gsl_vector_max(s);
-    for (size_t i = 0; i < T; i++)
-        if (gsl_vector_get(s, i) < top)
-            sorted_gap = fmin(sorted_gap, top - gsl_vector_get(s, i));
     double worst_sum = 0.0, onehot, uniform, err, prev_top = INFINITY, prev_entropy = 0.0;
     int monotone = 1;
     report_line(o, "     tau   largest weight   entropy (nats)");
@@ -271,22 +365,172 @@ static int temperature_section(const invent_opts *o, const example *m)
     report_line(o, "%s", "");
     check_at_most("S2", "the weights sum to 1 at every tau from 0.01 to 100 (largest |sum - 1|)",
                   worst_sum, 1e-14);
-    double cold = sorted_gap / 50.0, hot = 1e6 * (top - gsl_vector_min(s));
-    weights_at(s, cold, w, &onehot, &uniform, &err);
+    check_control("S2", "the exponentials exp((s_i - max s) / tau), not divided by their sum");
+    check_at_most("S2", NULL, unnormalised_sum_error(s), 1e-14);
+    check_true("S2", "along the tau grid, the weights move steadily from one-hot to uniform",
+               monotone, monotone ? "the largest weight falls and the entropy rises with tau"
+                                  : "not monotone in tau");
+}
+
+static void temperature_section(const invent_opts *o, const example *m)
+{
+    size_t T = m->X->size1;
+    scope *sc = scope_open();
+    gsl_matrix *S = scope_matrix(sc, T, T);
+    gsl_vector *s = scope_vector(sc, T), *w = scope_vector(sc, T);
+    chapter_must(factor_scores(m->X, m->Wq, m->Wk, S), "computing the scores");
+    gsl_matrix_get_row(s, S, T - 1);
+    report_section(o, "Softmax, and its temperature");
+    report_text(o, "The softmax turns scores s_i into weights exp(s_i / tau) / sum_j exp(s_j / "
+                   "tau): positive, summing to one, larger for larger scores. The temperature "
+                   "tau sets how sharp the choice is. Cold (tau -> 0) it picks the largest score "
+                   "alone; hot (tau -> infinity) it spreads evenly. The scores below are the "
+                   "last token's, against all %zu positions.", T);
+    temperature_grid(o, s, w);
+    double sorted_gap = INFINITY, top = gsl_vector_max(s), onehot, uniform, err;
+    for (size_t i = 0; i < T; i++)
+        if (gsl_vector_get(s, i) < top)
+            sorted_gap = fmin(sorted_gap, top - gsl_vector_get(s, i));
+    weights_at(s, sorted_gap / 50.0, w, &onehot, &uniform, &err);
     check_at_most("S2", "tau -> 0: at tau = (gap between the two largest scores) / 50 the "
                         "weights are the one-hot of the largest score", onehot, 1e-20);
-    weights_at(s, hot, w, &onehot, &uniform, &err);
+    weights_at(s, 1e6 * (top - gsl_vector_min(s)), w, &onehot, &uniform, &err);
     check_at_most("S2", "tau -> infinity: at tau = 10^6 x (score range) the weights are "
                         "uniform, 1/T each", uniform, 1e-6);
     check_close("S2", "... and their entropy reaches log T, its largest possible value",
                 softmax_entropy(w), log((double)T), 1e-9);
-    check_true("S2", "along the tau grid, the weights move steadily from one-hot to uniform",
-               monotone, monotone ? "the largest weight falls and the entropy rises with tau"
-                                  : "not monotone in tau");
     plot_temperature(o, s, w, sqrt((double)m->Wq->size1));
-    gsl_vector_free(s);
-    gsl_vector_free(w);
-    return 0;
+    scope_close(sc);
+}
+
+/* ---------------------------------------------------------------- S7 */
+
+enum { SCALE_POINTS = 11, SCALE_KEYS = 64, SCALE_QUERIES = 64 }; /* r = 1, 2, .. 1024 */
+
+/* What the softmax does with q . k as r grows; [0] the raw scores, [1]
+ * scaled by 1/sqrt(r). */
+typedef struct {
+    double r[SCALE_POINTS];
+    double var[2][SCALE_POINTS];      /* variance of the score */
+    double entropy[2][SCALE_POINTS];  /* mean entropy of the weights (nats) */
+    double jacobian[2][SCALE_POINTS]; /* median ||d w / d s||_F over the queries */
+    double jacobian_mean[SCALE_POINTS]; /* its mean, raw scores only */
+} saturation;
+
+/* z->r[k] = r -> column k of z: SCALE_QUERIES queries q ~ N(0, I_r), each
+ * against SCALE_KEYS fresh keys k ~ N(0, I_r) */
+static void saturation_at(int k, gsl_rng *rng, saturation *z)
+{
+    size_t r = (size_t)z->r[k];
+    scope *sc = scope_open();
+    gsl_matrix *K = scope_matrix(sc, SCALE_KEYS, r), *Q = scope_matrix(sc, 1, r);
+    gsl_vector *s = scope_vector(sc, SCALE_KEYS), *w = scope_vector(sc, SCALE_KEYS);
+    gsl_vector_view q = gsl_matrix_row(Q, 0);
+    double sq = 0.0, n = (double)(SCALE_QUERIES * SCALE_KEYS), J[2][SCALE_QUERIES];
+    z->entropy[0][k] = z->entropy[1][k] = 0.0;
+    for (int j = 0; j < SCALE_QUERIES; j++) {
+        fill_normal(K, rng);
+        fill_normal(Q, rng);
+        gsl_blas_dgemv(CblasNoTrans, 1.0, K, &q.vector, 0.0, s);
+        sq += gsl_blas_dnrm2(s) * gsl_blas_dnrm2(s); /* q . k has mean 0 */
+        for (int f = 0; f < 2; f++) {
+            gsl_vector_memcpy(w, s);
+            chapter_must(softmax_vector(w, f ? sqrt((double)r) : 1.0), "taking the softmax");
+            z->entropy[f][k] += softmax_entropy(w) / SCALE_QUERIES;
+            J[f][j] = softmax_jacobian_norm(w);
+        }
+    }
+    z->jacobian_mean[k] = gsl_stats_mean(J[0], 1, SCALE_QUERIES);
+    for (int f = 0; f < 2; f++) {
+        gsl_sort(J[f], 1, SCALE_QUERIES);
+        z->jacobian[f][k] = gsl_stats_median_from_sorted_data(J[f], 1, SCALE_QUERIES);
+    }
+    z->var[0][k] = sq / n;
+    z->var[1][k] = sq / n / (double)r;
+    scope_close(sc);
+}
+
+/* v: (SCALE_POINTS) -> (max - min) / max: 0 for a flat curve */
+static double spread(const double *v)
+{
+    double lo = v[0], hi = v[0];
+    for (int k = 1; k < SCALE_POINTS; k++) {
+        lo = fmin(lo, v[k]);
+        hi = fmax(hi, v[k]);
+    }
+    return (hi - lo) / hi;
+}
+
+/* the larger of the two ratios, value at the largest r / value at r = 1 */
+static double fall(const saturation *z, int f)
+{
+    int last = SCALE_POINTS - 1;
+    return fmax(z->entropy[f][last] / z->entropy[f][0], z->jacobian[f][last] / z->jacobian[f][0]);
+}
+
+static void plot_scale(const invent_opts *o, const saturation *z, const double *slope)
+{
+    plot *p = plot_begin(o, "ch07_scale");
+    plot_set(p, "slope_raw", slope[0]);
+    plot_set(p, "slope_scaled", slope[1]);
+    plot_set(p, "keys", SCALE_KEYS);
+    plot_block(p, "r  var_raw  var_scaled  entropy_raw  entropy_scaled  jacobian_raw  jacobian_scaled");
+    for (int k = 0; k < SCALE_POINTS; k++)
+        PLOT_ROW(p, z->r[k], z->var[0][k], z->var[1][k], z->entropy[0][k], z->entropy[1][k],
+                 z->jacobian[0][k], z->jacobian[1][k]);
+    plot_render(p, "ch07_scale.gp");
+}
+
+static void scale_checks(const saturation *z, const double *slope)
+{
+    check_close("S7", "the variance of q . k grows as r (fitted slope near 1)", slope[0], 1.0, 0.1);
+    check_control("S7", "the scores divided by sqrt(r)");
+    check_close("S7", NULL, slope[1], 1.0, 0.1);
+    check_at_most("S7", "without the scale the softmax saturates: from r = 1 to r = 1024 the "
+                        "entropy and the median Jacobian norm fall below a tenth (larger ratio)",
+                  fall(z, 0), 0.1);
+    check_control("S7", "with the 1/sqrt(r) scale");
+    check_at_most("S7", NULL, fall(z, 1), 0.1);
+    double flat[2] = {fmax(spread(z->entropy[1]), spread(z->jacobian[1])),
+                      fmax(spread(z->entropy[0]), spread(z->jacobian[0]))};
+    check_at_most("S7", "with the scale both stay flat: (max - min) / max over r at most 1/3 "
+                        "(1 would be a fall to 0)", flat[0], 1.0 / 3.0);
+    check_control("S7", "without the scale");
+    check_at_most("S7", NULL, flat[1], 1.0 / 3.0);
+}
+
+/* S7: why the scores are divided by sqrt(r). */
+static void scale_section(const invent_opts *o, gsl_rng *rng)
+{
+    report_section(o, "Why divide by sqrt(r)");
+    report_text(o, "Queries and keys of r numbers with unit variance give scores q . k, sums "
+                   "of r products of unit variance: their variance is r. The larger r, the "
+                   "farther apart the scores, and the softmax of scores far apart is nearly "
+                   "one-hot: its entropy falls toward 0, and its Jacobian d w / d s = diag(w) - "
+                   "w w^T, through which every gradient reaches the scores, first grows while "
+                   "the weights sharpen, then falls toward 0 as well. Dividing "
+                   "by sqrt(r) (Vaswani et al., 2017) brings the variance back to 1 at every r. "
+                   "It is a temperature tau = sqrt(r), chosen for this reason. Measured with %d "
+                   "queries against %d keys each (the Jacobian's median over the queries: a few "
+                   "near ties keep its mean up long after the typical query has lost its "
+                   "gradient):", SCALE_QUERIES, SCALE_KEYS);
+    saturation z;
+    report_line(o, "      r   var(q . k)   entropy: raw  scaled   median ||J||: raw  scaled   "
+                   "mean ||J||: raw");
+    for (int k = 0; k < SCALE_POINTS; k++) {
+        z.r[k] = pow(2.0, k);
+        saturation_at(k, rng, &z);
+        report_line(o, "  %5.0f   %10.2f   %12.3f  %6.3f   %17.2e  %6.4f   %15.4f", z.r[k],
+                    z.var[0][k], z.entropy[0][k], z.entropy[1][k], z.jacobian[0][k],
+                    z.jacobian[1][k], z.jacobian_mean[k]);
+    }
+    double slope[2];
+    for (int f = 0; f < 2; f++)
+        chapter_must(growth_exponent(z.r, z.var[f], SCALE_POINTS, &slope[f]), "fitting");
+    report_line(o, "  fitted slope of the variance: %.3f raw, %.3f scaled", slope[0], slope[1]);
+    report_line(o, "%s", "");
+    scale_checks(&z, slope);
+    plot_scale(o, &z, slope);
 }
 
 /* ---------------------------------------------------------------- S3, S4 */
@@ -295,19 +539,13 @@ typedef struct {
     gsl_matrix *Q, *K, *V; /* (T, r), (T, r), (T, d) */
 } qkv;
 
-static void qkv_free(qkv *p)
+static qkv qkv_of(scope *sc, const example *m)
 {
-    gsl_matrix_free(p->Q);
-    gsl_matrix_free(p->K);
-    gsl_matrix_free(p->V);
-}
-
-static int qkv_of(const example *m, qkv *p)
-{
-    p->Q = mat_product(m->X, CblasNoTrans, m->Wq, CblasTrans);
-    p->K = mat_product(m->X, CblasNoTrans, m->Wk, CblasTrans);
-    p->V = mat_product(m->X, CblasNoTrans, m->Wv, CblasTrans);
-    return p->Q && p->K && p->V ? INVENT_OK : INVENT_ENOMEM;
+    qkv p;
+    p.Q = scope_keep_matrix(sc, mat_product(m->X, CblasNoTrans, m->Wq, CblasTrans));
+    p.K = scope_keep_matrix(sc, mat_product(m->X, CblasNoTrans, m->Wk, CblasTrans));
+    p.V = scope_keep_matrix(sc, mat_product(m->X, CblasNoTrans, m->Wv, CblasTrans));
+    return p;
 }
 
 static void plot_heatmap(const invent_opts *o, const gsl_matrix *W)
@@ -331,7 +569,18 @@ static void print_per_position(const invent_opts *o, const gsl_matrix *a, const 
     report_line(o, "%s", "");
 }
 
-static int forms_section(const invent_opts *o, const example *m)
+/* W: (T, T) -> how many weights are exactly zero */
+static uint64_t zero_weights(const gsl_matrix *W)
+{
+    uint64_t n = 0;
+    for (size_t t = 0; t < W->size1; t++)
+        for (size_t i = 0; i < W->size2; i++)
+            n += gsl_matrix_get(W, t, i) == 0.0;
+    return n;
+}
+
+/* S3: the per-position sums are the masked matrix form; S4 on its weights. */
+static void forms_section(const invent_opts *o, const example *m)
 {
     size_t T = m->X->size1, r = m->Wq->size1, d = m->X->size2;
     double scale = 1.0 / sqrt((double)r);
@@ -342,34 +591,28 @@ static int forms_section(const invent_opts *o, const example *m)
                    "adds a mask M that is 0 on and below the diagonal and minus infinity above, "
                    "and takes softmax(Q K^T / sqrt(r) + M) V: exp(-infinity) = 0 removes what "
                    "token t must not see. Here T = %zu, d = %zu, r = %zu.", T, d, r);
-    qkv p = {0};
-    gsl_matrix *sum = gsl_matrix_alloc(T, d), *mat = gsl_matrix_alloc(T, d);
-    gsl_matrix *S = gsl_matrix_alloc(T, T);
-    int status = sum && mat && S ? qkv_of(m, &p) : INVENT_ENOMEM;
-    if (status == INVENT_OK)
-        status = attn_sum_form(p.Q, p.K, p.V, scale, ATTN_CAUSAL, sum);
-    if (status == INVENT_OK)
-        status = attn_matrix_form(p.Q, p.K, p.V, scale, ATTN_CAUSAL, mat);
-    if (status == INVENT_OK)
-        status = attn_weights(p.Q, p.K, scale, ATTN_CAUSAL, S);
-    /* dump_matrix reports its own failure: no second message for it */
-    int dump_failed = status == INVENT_OK &&
-                      (dump_matrix(o, "X", m->X) || dump_matrix(o, "W_q", m->Wq) ||
-                       dump_matrix(o, "W_k", m->Wk) || dump_matrix(o, "W_v", m->Wv) ||
-                       dump_matrix(o, "output", mat) || dump_matrix(o, "weights", S));
-    if (status == INVENT_OK && !dump_failed) {
-        print_per_position(o, sum, mat);
-        check_matrix_close("S3", "the per-position sums equal softmax(Q K^T / sqrt(r) + M) V with "
-                                 "a causal mask, at every position", sum, mat, 1e-12);
-        plot_heatmap(o, S);
-    }
-    gsl_matrix_free(sum);
-    gsl_matrix_free(mat);
-    gsl_matrix_free(S);
-    qkv_free(&p);
-    if (status != INVENT_OK)
-        return chapter_fail(o, "computing attention", status);
-    return dump_failed ? CHAPTER_EXIT_RUNTIME : 0;
+    scope *sc = scope_open();
+    qkv p = qkv_of(sc, m);
+    gsl_matrix *sum = scope_matrix(sc, T, d), *mat = scope_matrix(sc, T, d);
+    gsl_matrix *open = scope_matrix(sc, T, d), *W = scope_matrix(sc, T, T);
+    chapter_must(attn_sum_form(p.Q, p.K, p.V, scale, ATTN_CAUSAL, sum), "the sum form");
+    chapter_must(attn_matrix_form(p.Q, p.K, p.V, scale, ATTN_CAUSAL, mat), "the matrix form");
+    chapter_must(attn_matrix_form(p.Q, p.K, p.V, scale, ATTN_BIDIRECTIONAL, open), "no mask");
+    chapter_must(attn_weights(p.Q, p.K, scale, ATTN_CAUSAL, W), "the weights");
+    chapter_dump(o, "X", m->X);
+    chapter_dump(o, "W_q", m->Wq);
+    chapter_dump(o, "W_k", m->Wk);
+    chapter_dump(o, "W_v", m->Wv);
+    chapter_dump(o, "output", mat);
+    chapter_dump(o, "weights", W);
+    print_per_position(o, sum, mat);
+    double tol = rounding_tolerance(T + r, p.V);
+    check_matrix_close("S3", "the per-position sums equal softmax(Q K^T / sqrt(r) + M) V with a "
+                             "causal mask, at every position", sum, mat, tol);
+    check_control("S3", "the matrix form without the mask");
+    check_matrix_close("S3", NULL, open, sum, tol);
+    plot_heatmap(o, W);
+    scope_close(sc);
 }
 
 static int by_size(const void *a, const void *b)
@@ -379,63 +622,67 @@ static int by_size(const void *a, const void *b)
 }
 
 /* T -> how many of the T^2 entries a causal mask sets to -infinity, counted */
-static int count_masked(size_t T, uint64_t *masked)
+static uint64_t count_masked(size_t T)
 {
-    gsl_matrix *S = gsl_matrix_calloc(T, T);
-    if (!S)
-        return INVENT_ENOMEM;
-    mask_causal(S);
-    *masked = 0;
+    scope *sc = scope_open();
+    gsl_matrix *S = scope_matrix(sc, T, T);
+    chapter_must(mask_causal(S), "masking");
+    uint64_t masked = 0;
     for (size_t t = 0; t < T; t++)
         for (size_t i = 0; i < T; i++)
-            *masked += gsl_matrix_get(S, t, i) == -INFINITY;
-    gsl_matrix_free(S);
-    return INVENT_OK;
+            masked += gsl_matrix_get(S, t, i) == -INFINITY;
+    scope_close(sc);
+    return masked;
 }
 
-static int waste_section(const invent_opts *o, size_t tokens)
+/* S4: the matrix form computes T^2 scores and the mask discards T(T-1)/2. */
+static void waste_section(const invent_opts *o, const example *m)
 {
+    size_t T = m->X->size1;
     report_section(o, "What the matrix form wastes");
     report_text(o, "The matrix form computes all T^2 scores and the mask then discards those "
                    "above the diagonal, T(T-1)/2 of them: nearly half the work for long "
                    "sequences. It is still the form real systems use, because one large matrix "
                    "product runs far faster than T small ones.");
     report_line(o, "       T          scores          masked   wasted fraction");
-    size_t Ts[6] = {2, 16, 128, 512}, n = 4;
-    if (tokens != 2 && tokens != 16 && tokens != 128 && tokens != 512)
-        Ts[n++] = tokens;
+    size_t Ts[5] = {2, 16, 128, 512}, n = 4;
+    if (T != 2 && T != 16 && T != 128 && T != 512)
+        Ts[n++] = T;
     qsort(Ts, n, sizeof Ts[0], by_size);
     int agree = 1;
     for (size_t k = 0; k < n; k++) {
-        uint64_t masked = 0, T = Ts[k];
-        if (count_masked(Ts[k], &masked) != INVENT_OK)
-            return chapter_fail(o, "counting masked scores", INVENT_ENOMEM);
-        agree &= masked == T * (T - 1) / 2;
-        report_line(o, "  %6llu   %13llu   %13llu   %.6f", (unsigned long long)T,
-                    (unsigned long long)(T * T), (unsigned long long)masked,
-                    (double)masked / (double)(T * T));
+        uint64_t masked = count_masked(Ts[k]), t = Ts[k];
+        agree &= masked == t * (t - 1) / 2;
+        report_line(o, "  %6llu   %13llu   %13llu   %.6f", (unsigned long long)t,
+                    (unsigned long long)(t * t), (unsigned long long)masked,
+                    (double)masked / (double)(t * t));
     }
-    uint64_t T = 5000;
-    report_line(o, "  %6llu   %13llu   %13llu   %.6f   (by the formula, the ledger's length)",
-                (unsigned long long)T, (unsigned long long)(T * T),
-                (unsigned long long)(T * (T - 1) / 2), (double)(T - 1) / (double)(2 * T));
     report_line(o, "%s", "");
     check_true("S4", "the causal mask discards T(T-1)/2 of the T^2 scores (counted on the masked "
                      "matrix for T = 2, 16, 128, 512 and the chosen T)",
                agree, agree ? "every count equals T(T-1)/2" : "a count differs from T(T-1)/2");
-    uint64_t masked = 0;
-    count_masked(tokens, &masked);
-    char what[128];
-    snprintf(what, sizeof what, "wasted fraction at T = %zu is (T-1)/(2T)", tokens);
-    check_close("S4", what,
-                (double)masked / (double)(tokens * tokens),
-                (double)(tokens - 1) / (double)(2 * tokens), 1e-15);
-    return 0;
+    scope *sc = scope_open();
+    qkv p = qkv_of(sc, m);
+    gsl_matrix *W = scope_matrix(sc, T, T), *open = scope_matrix(sc, T, T);
+    double scale = 1.0 / sqrt((double)m->Wq->size1);
+    chapter_must(attn_weights(p.Q, p.K, scale, ATTN_CAUSAL, W), "the causal weights");
+    chapter_must(attn_weights(p.Q, p.K, scale, ATTN_BIDIRECTIONAL, open), "the open weights");
+    uint64_t wasted = zero_weights(W);
+    report_line(o, "%s", "");
+    report_text(o, "In the attention of the previous section, %llu of the %zu x %zu weights are "
+                   "exactly zero: a fraction %.4f of the scores was computed for nothing.",
+                (unsigned long long)wasted, T, T, (double)wasted / (double)(T * T));
+    check_equal("S4", "the causal attention's weights: exactly T(T-1)/2 are zero (counted)",
+                wasted, (uint64_t)T * (T - 1) / 2);
+    check_control("S4", "attention without the mask");
+    check_equal("S4", NULL, zero_weights(open), (uint64_t)T * (T - 1) / 2);
+    scope_close(sc);
 }
 
 /* ---------------------------------------------------------------- S5 */
 
-static int all_finite_summing_to_one(const gsl_vector *w, double *sum)
+/* w: (n) -> whether every entry is finite; *sum gets their sum */
+static int all_finite(const gsl_vector *w, double *sum)
 {
     int finite = 1;
     *sum = 0.0;
@@ -446,29 +693,33 @@ static int all_finite_summing_to_one(const gsl_vector *w, double *sum)
     return finite;
 }
 
-static int stability_section(const invent_opts *o, const example *m)
+/* S5: huge scores, masked rows, and whole attention at huge scores. */
+static void stability_section(const invent_opts *o, const example *m)
 {
     report_section(o, "Scores of plus and minus ten thousand");
-    double s[] = {1e4, -1e4, 1e4 - 1.0, 0.0, -1e4, 5e3};
+    double s[] = {1e4, -1e4, 1e4 - 1.0, 0.0, -1e4, 5e3}, naive[6], total = 0.0, sum = NAN;
     const size_t n = sizeof s / sizeof s[0];
-    double naive_total = 0.0;
     for (size_t i = 0; i < n; i++)
-        naive_total += exp(s[i]);
+        total += naive[i] = exp(s[i]);
+    for (size_t i = 0; i < n; i++)
+        naive[i] /= total;
     report_text(o, "exp(10^4) is far beyond the largest double (about 1.8 x 10^308): it is "
                    "infinity, and the naive softmax exp(s_i) / sum_j exp(s_j) divides infinity "
-                   "by infinity: the first weight comes out as %s. Subtracting the row's largest score first changes "
-                   "no weight, since the factor exp(-max) cancels, and leaves exponents <= 0, "
-                   "which cannot overflow.",
-                isnan(exp(s[0]) / naive_total) ? "NaN, not a number" : "a number");
-    gsl_vector_view w = gsl_vector_view_array(s, n);
-    int status = softmax_vector(&w.vector, 1.0);
-    double sum = NAN;
-    int finite = status == INVENT_OK && all_finite_summing_to_one(&w.vector, &sum);
+                   "by infinity: the first weight comes out as %s. Subtracting the row's largest "
+                   "score first changes no weight, since the factor exp(-max) cancels, and "
+                   "leaves exponents <= 0, which cannot overflow.",
+                isnan(naive[0]) ? "NaN, not a number" : "a number");
+    gsl_vector_view w = gsl_vector_view_array(s, n), v = gsl_vector_view_array(naive, n);
+    chapter_must(softmax_vector(&w.vector, 1.0), "taking the softmax");
+    int finite = all_finite(&w.vector, &sum);
     report_line(o, "  scores  1e4, -1e4, 1e4 - 1, 0, -1e4, 5e3");
     report_line(o, "  weights %.6g, %.3g, %.6g, %.3g, %.3g, %.3g", s[0], s[1], s[2], s[3], s[4], s[5]);
     report_line(o, "%s", "");
     check_true("S5", "scores of +-1e4 give finite weights", finite,
                finite ? "every weight is a finite number" : "a weight is NaN or infinite");
+    check_control("S5", "the naive softmax, exp(s_i) / sum_j exp(s_j)");
+    check_true("S5", NULL, all_finite(&v.vector, &total),
+               isnan(naive[0]) ? "the first weight is NaN" : "every weight is finite");
     check_close("S5", "... that sum to 1", sum, 1.0, 1e-15);
     check_close("S5", "... and are right: the two top scores, 1 apart, share 1/(1+e^-1) and "
                       "e^-1/(1+e^-1)", s[0], 1.0 / (1.0 + exp(-1.0)), 1e-15);
@@ -478,29 +729,21 @@ static int stability_section(const invent_opts *o, const example *m)
                    "library defines its weights as all zero, so its output is the zero vector; "
                    "no NaN escapes into the rest of the computation.");
     double row[] = {-INFINITY, -INFINITY, -INFINITY};
-    gsl_vector_view v = gsl_vector_view_array(row, 3);
-    status = softmax_vector(&v.vector, 1.0);
-    int zero = status == INVENT_OK && row[0] == 0.0 && row[1] == 0.0 && row[2] == 0.0;
+    gsl_vector_view masked = gsl_vector_view_array(row, 3);
+    chapter_must(softmax_vector(&masked.vector, 1.0), "a fully masked row");
+    int zero = row[0] == 0.0 && row[1] == 0.0 && row[2] == 0.0;
     check_true("S5", "a fully masked row gets all-zero weights, no NaN", zero,
                zero ? "weights 0, 0, 0" : "weights are not all zero");
-    /* the whole attention at huge scores: both forms finite and equal */
-    qkv p = {0};
     size_t T = m->X->size1, d = m->X->size2;
-    gsl_matrix *a = gsl_matrix_alloc(T, d), *b = gsl_matrix_alloc(T, d);
-    status = a && b ? qkv_of(m, &p) : INVENT_ENOMEM;
-    if (status == INVENT_OK) {
-        gsl_matrix_scale(p.Q, 1e4);
-        status = attn_sum_form(p.Q, p.K, p.V, 1.0, ATTN_CAUSAL, a);
-    }
-    if (status == INVENT_OK)
-        status = attn_matrix_form(p.Q, p.K, p.V, 1.0, ATTN_CAUSAL, b);
-    if (status == INVENT_OK)
-        check_matrix_close("S5", "causal attention with queries scaled by 1e4: both forms finite "
-                                 "and equal", a, b, 1e-10);
-    gsl_matrix_free(a);
-    gsl_matrix_free(b);
-    qkv_free(&p);
-    return status == INVENT_OK ? 0 : chapter_fail(o, "attention at huge scores", status);
+    scope *sc = scope_open();
+    qkv p = qkv_of(sc, m);
+    gsl_matrix *a = scope_matrix(sc, T, d), *b = scope_matrix(sc, T, d);
+    gsl_matrix_scale(p.Q, 1e4);
+    chapter_must(attn_sum_form(p.Q, p.K, p.V, 1.0, ATTN_CAUSAL, a), "the sum form");
+    chapter_must(attn_matrix_form(p.Q, p.K, p.V, 1.0, ATTN_CAUSAL, b), "the matrix form");
+    check_matrix_close("S5", "causal attention with queries scaled by 1e4: both forms finite "
+                             "and equal", a, b, 1e-10);
+    scope_close(sc);
 }
 
 int main(int argc, char **argv)
@@ -513,7 +756,8 @@ int main(int argc, char **argv)
         {"heads", CLI_SIZE, &s.heads, 1, MAX_HEADS,
          "score functions H in the swap of sums (it builds T H d x d matrices)"},
     };
-    const cli_spec spec = {"ch07", "Chapter 7: softmax over positions, temperature, causal mask.",
+    const cli_spec spec = {"ch07", "Chapter 7: softmax over positions, why normalise, the "
+                                   "1/sqrt(r) scale, the causal mask.",
                            options, (int)(sizeof options / sizeof options[0])};
     invent_opts o;
     int rc = chapter_parse(argc, argv, &spec, &o);
@@ -524,27 +768,19 @@ int main(int argc, char **argv)
     rc = chapter_start(&o, "Chapter 7: normalising over the sequence");
     if (rc != CLI_RUN)
         return rc;
-    gsl_rng *r = rng_new(o.seed);
-    example m;
-    if (!r || example_new(&s, r, &m) != INVENT_OK) {
-        gsl_rng_free(r);
-        return chapter_fail(&o, "creating the example", INVENT_ENOMEM);
-    }
-    rc = swap_section(&o, &m, s.heads, r);
-    if (rc == 0)
-        rc = temperature_section(&o, &m);
-    if (rc == 0)
-        rc = forms_section(&o, &m);
-    if (rc == 0)
-        rc = waste_section(&o, s.tokens);
-    if (rc == 0)
-        rc = stability_section(&o, &m);
-    example_free(&m);
-    gsl_rng_free(r);
-    if (rc != 0)
-        return rc;
+    scope *sc = scope_open();
+    gsl_rng *r = scope_keep_rng(sc, rng_new(o.seed));
+    example m = example_new(sc, &s, r);
+    swap_section(&o, &m, s.heads, r);
+    growth_section(&o, r);
+    temperature_section(&o, &m);
+    scale_section(&o, r);
+    forms_section(&o, &m);
+    waste_section(&o, &m);
+    stability_section(&o, &m);
+    scope_close(sc);
     report_section(&o, "What follows");
-    report_text(&o, "One head now reads the past through normalised, masked weights. The next "
-                    "chapter runs several heads side by side and mixes their outputs.");
+    report_text(&o, "One head now reads the past through normalised, scaled, masked weights. The "
+                    "next chapter runs several heads side by side and mixes their outputs.");
     return chapter_end();
 }

@@ -12,6 +12,7 @@
 #include "npy.h"
 #include "paths.h"
 #include "rng.h"
+#include "rounding.h"
 #include "status.h"
 #include "stopwatch.h"
 

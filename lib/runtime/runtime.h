@@ -5,6 +5,7 @@
 #define INVENT_LAYER_RUNTIME_H
 
 #include "chapter.h"
+#include "chapter_dump.h"
 #include "check.h"
 #include "cli.h"
 #include "dump.h"

@@ -1,0 +1,17 @@
+/* How far two computations of the same sums may differ by rounding alone.
+ * A sum of n products computed in another order differs by at most about
+ * n epsilon times the size of its terms (Higham, 2002, ch. 3), so a check
+ * that compares two such computations takes its tolerance from the sizes
+ * instead of a fixed number. */
+#ifndef INVENT_ROUNDING_H
+#define INVENT_ROUNDING_H
+
+#include <stddef.h>
+
+#include <gsl/gsl_matrix.h>
+
+/* n terms per sum, M: (rows, cols) results -> 8 n DBL_EPSILON max |M_ij|,
+ * the bound with a margin of 8 */
+double rounding_tolerance(size_t n, const gsl_matrix *M);
+
+#endif

@@ -1,0 +1,41 @@
+/* Decoding one token at a time: each new token is scored against a cache of
+ * what was kept for every earlier token (and itself), in three forms, with
+ * every multiply-add counted as it runs, so that the forms' costs are
+ * measured rather than assumed:
+ *   bilinear  one (d, d) matrix A: keys A x_i cached, d numbers a token;
+ *   factored  W_q, W_k of shape (r, d): keys W_k x_i cached, r numbers;
+ *   shared    H free matrices A_j and one cache of the raw tokens x_i for all
+ *             of them: the query A_j^T x_t gives (A_j^T x_t) . x_i =
+ *             x_t^T A_j x_i, d numbers a token whatever H is. */
+#ifndef INVENT_DECODE_H
+#define INVENT_DECODE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <gsl/gsl_matrix.h>
+
+/* What one decode took, counted while it ran. */
+typedef struct {
+    uint64_t scores; /* query . key dot products */
+    uint64_t proj;   /* multiply-adds that made queries and keys */
+    uint64_t pair;   /* multiply-adds of the dot products */
+    uint64_t cached; /* numbers held in the cache after the last token */
+} decode_count;
+
+/* X: (T, d), A: (d, d) -> S: (T, T), S[t][i] = x_t . (A x_i) for i <= t and 0
+ * above the diagonal, from a cache of keys A x_i; *n: what it took */
+int decode_bilinear(const gsl_matrix *X, const gsl_matrix *A, gsl_matrix *S, decode_count *n);
+
+/* X: (T, d), W_q, W_k: (r, d) -> S: (T, T), S[t][i] = (W_q x_t) . (W_k x_i)
+ * for i <= t, 0 above, from a cache of keys W_k x_i; *n: what it took */
+int decode_factored(const gsl_matrix *X, const gsl_matrix *Wq, const gsl_matrix *Wk,
+                    gsl_matrix *S, decode_count *n);
+
+/* X: (T, d), A[0..H-1]: (d, d) -> S[j]: (T, T), S[j][t][i] = (A_j^T x_t) . x_i
+ * for i <= t, 0 above, from one cache of the raw tokens shared by all H
+ * functions; *n: what it took, all functions together */
+int decode_shared(const gsl_matrix *X, const gsl_matrix *const *A, size_t H,
+                  gsl_matrix *const *S, decode_count *n);
+
+#endif
