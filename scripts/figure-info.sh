@@ -14,6 +14,8 @@ chapter_title() {
 chapter_statement() {
     awk 'NR == 1 { next } /^ \*\/|^ \*$/ { if (n) exit; next } { sub(/^ \* ?/, ""); printf "%s%s", n++ ? " " : "", $0 } END { print "" }' "$1" |
         awk '{ out = ""; rest = $0
+               while (match(rest, /^Chapter [0-9]+ [^.]*[.] /) && length(rest) > 120)
+                   rest = substr(rest, RLENGTH + 1)  # a recap of the last chapter
                while (match(rest, /[.!?] /)) {
                    s = substr(rest, 1, RSTART); rest = substr(rest, RSTART + 2)
                    if (out != "" && length(out) + length(s) > 210) break
@@ -32,4 +34,37 @@ figure_caption() {
 # plots/chNN_name.gp -> the claim ids of its `# claims:` line
 figure_claims() {
     sed -n 's/^# claims: *//p' "$1" | head -n 1
+}
+
+# PROGRAM ID CLAIMS_TSV -> one tab-separated line: the id's verdict (FAIL if
+# any of its checks in PROGRAM failed), the claim its first control follows,
+# and that control's verdict (FAILS, HOLDS, or NONE), change and measurement.
+# Rows of the claims file are in the order the chapter checked them, and a
+# control comes right after the claim it controls.
+claim_summary() {
+    awk -F'\t' -v p="$1" -v id="$2" '
+        $3 != p || $1 != id { next }
+        $6 != "control" { last = $4; if (first == "") first = $4; if ($2 == "FAIL") v = "FAIL"; else if (v == "") v = "PASS"; next }
+        c == "" || ($2 == "HOLDS" && c != "HOLDS") { c = $2; what = $4; got = $5; text = last }
+        END {
+            if (v == "") { printf "NOT RUN\t\tNONE\t\t\n"; exit }
+            printf "%s\t%s\t%s\t%s\t%s\n", v, text != "" ? text : first, c == "" ? "NONE" : c, what, got
+        }' "$3"
+}
+
+# TEXT N -> TEXT cut at a word boundary to at most N bytes, with "..." when
+# cut, and never in the middle of a UTF-8 character
+shorten() {
+    printf '%s\n' "$1" | awk -v n="$2" '{
+        if (length($0) <= n) { print; exit }
+        s = substr($0, 1, n - 4); sub(/ [^ ]*$/, "", s); print s " ..." }' | iconv -f UTF-8 -t UTF-8 -c
+}
+
+# control verdict -> words for a reader
+control_words() { # verdict what measurement
+    case $1 in
+    FAILS) echo "control ($2): $3 - fails, as it should" ;;
+    HOLDS) echo "control ($2): $3 - HOLDS: the check cannot tell (a defect)" ;;
+    *) echo "no control" ;;
+    esac
 }

@@ -17,20 +17,15 @@ here=$(cd "$(dirname "$0")" && pwd)
 esc() { printf '%s' "$1" | sed 's/&/\&amp;/g; s/</\&lt;/g; s/>/\&gt;/g; s/"/\&quot;/g'; }
 
 # one <li> per claim id: verdict, claim, control
-claim_items() { # ids
-    for id in $1; do
-        awk -F'\t' -v id="$id" '
-            $1 == id && $6 != "control" { v = (v == "FAIL" || $2 == "FAIL") ? "FAIL" : "PASS"; if (t == "") t = $4 }
-            $1 == id && $6 == "control" && c != "HOLDS" { c = $2; what = $4; got = $5 }
-            END {
-                if (v == "") { printf "%s\tnot checked in this run\t\n", id; exit }
-                printf "%s %s\t%s\t%s\n", id, v, t, c == "" ? "no control" : "control (" what "): " got ", " (c == "FAILS" ? "fails as it should" : "HOLDS (a defect)")
-            }' "$claims"
-    done | while IFS="$(printf '\t')" read -r head text control; do
-        class=pass
-        case "$head $control" in *FAIL\ *|*HOLDS*|*not\ checked*) class=fail ;; esac
-        printf '<li class="%s"><b>%s</b> %s<br /><small>%s</small></li>\n' "$class" \
-            "$(esc "$head")" "$(esc "$text")" "$(esc "$control")"
+claim_items() { # program ids
+    tab=$(printf '\t')
+    for id in $2; do
+        claim_summary "$1" "$id" "$claims" | while IFS="$tab" read -r v text c what got; do
+            class=pass
+            case "$v $c" in *FAIL\ *|*HOLDS*|*NONE*|NOT*) class=fail ;; esac
+            printf '<li class="%s"><b>%s %s</b> %s<br /><small>%s</small></li>\n' "$class" "$id" "$v" \
+                "$(esc "$text")" "$(esc "$(control_words "$c" "$what" "$got")")"
+        done
     done
 }
 
@@ -44,7 +39,7 @@ figure_html() { # script
         echo "<p class=\"fail\">$name was not rendered (gnuplot missing, or the chapter failed).</p>"
     fi
     echo "<figcaption><p>$caption</p><ul>"
-    claim_items "$(figure_claims "$1")"
+    claim_items "$(basename "$1" | cut -d_ -f1)" "$(figure_claims "$1")"
     printf '</ul><p class="files">%s:' "$name"
     for f in "$name.pdf:PDF" "$name.svg:SVG" "$name.png:PNG" "data/$name.dat:data"; do
         [ -f "$fig_dir/${f%%:*}" ] && printf ' <a href="%s">%s</a>' "${f%%:*}" "${f#*:}"

@@ -26,6 +26,7 @@ trap 'rm -rf "$tmp"' EXIT
 
 # The page is 16:9 and larger than a figure (10 x 5.625 in), which qpdf
 # centres on it: 1.19 in above and below it stay free for the text.
+tab=$(printf '\t')
 PAGE='set terminal pdfcairo enhanced color size 14.222in,8in font "Sans,18" linewidth 1.2'
 
 # gnuplot single-quoted string: ' doubles.
@@ -64,18 +65,19 @@ title_slide() { # source
     page_end
 }
 
-# "B3 PASS · control (32-bit arithmetic): fails, as it should" for each id
-verdict_lines() { # ids
-    for id in $1; do
-        awk -F'\t' -v id="$id" '
-            $1 == id && $6 != "control" { v = (v == "FAIL" || $2 == "FAIL") ? "FAIL" : "PASS" }
-            $1 == id && $6 == "control" && c != "HOLDS" { c = $2; what = $4; got = $5 }
-            END {
-                if (v == "") { printf "%s: not checked in this run\n", id; exit }
-                ctl = c == "" ? "no control" : sprintf("control (%s): %s, %s", what, got, c == "FAILS" ? "fails as it should" : "HOLDS (a defect)")
-                printf "%s %s · %s\n", id, v, ctl
-            }' "$claims"
+# two lines per claim id of a figure: verdict and claim; its control
+claim_lines() { # program ids
+    for id in $2; do
+        claim_summary "$1" "$id" "$claims" | while IFS="$tab" read -r v text c what got; do
+            printf '%s %s: %s\n' "$id" "$v" "$(shorten "$text" 110)"
+            printf '%s\n' "$(shorten "$(control_words "$c" "$what" "$got")" 130)"
+        done
     done
+}
+
+# the colour of a verdict or a control's words
+colour_of() {
+    case $1 in *FAIL:*|*HOLDS*|*"no control"*|*"NOT RUN"*) echo "#D55E00" ;; *) echo "#007A5A" ;; esac
 }
 
 figure_slide() { # script index count chapter_title
@@ -89,12 +91,15 @@ figure_slide() { # script index count chapter_title
         label "$n" "$line" 0.035 "$y" "Sans,17"
         n=$((n + 1)) y=$(calc "$y - 0.035")
     done
-    verdict_lines "$(figure_claims "$1")" | head -n 2 | awk '{ print NR ": " $0 }' |
+    program=$(basename "$1" | cut -d_ -f1)
+    claim_lines "$program" "$(figure_claims "$1")" | head -n 4 | awk '{ print NR ": " $0 }' |
         while IFS= read -r line; do
             k=${line%%:*} text=${line#*: }
-            colour="#009E73"
-            case $text in *FAIL\ *|*HOLDS*) colour="#D55E00" ;; esac
-            label $((10 + k)) "$(echo "$text" | cut -c1-170)" 0.035 "$(calc "0.93 - 0.03 * $k")" "Sans,13" "$colour"
+            if [ $((k % 2)) -eq 1 ]; then
+                label $((10 + k)) "$text" 0.035 "$(calc "0.925 - 0.0185 * ($k - 1)")" "Sans,13" "$(colour_of "$text")"
+            else
+                label $((10 + k)) "$text" 0.05 "$(calc "0.925 - 0.0185 * ($k - 1)")" "Sans,11" "#666666"
+            fi
         done
     page_end
 }
@@ -107,14 +112,14 @@ claims_slide() { # program chapter_title
     awk -F'\t' -v p="$1" '$3 == p && $6 != "control" && !($1 in seen) { seen[$1] = 1; print $1 }' \
         "$claims" | head -n 10 | awk '{ print NR ": " $0 }' | while IFS= read -r row; do
         k=${row%%:*} id=${row#*: }
-        text=$(awk -F'\t' -v id="$id" '$1 == id && $6 != "control" { print $4; exit }' "$claims")
-        verdict=$(verdict_lines "$id")
-        colour="#009E73"
-        case $verdict in *FAIL\ *|*HOLDS*|*no\ control*) colour="#D55E00" ;; esac
-        y=$(calc "0.86 - 0.078 * $k")
-        label $((10 + 3 * k)) "$(echo "$verdict" | cut -d' ' -f1-2)" 0.05 "$y" "Sans,19" "$colour"
-        label $((11 + 3 * k)) "$(echo "$text" | cut -c1-100)" 0.15 "$y" "Sans,18"
-        label $((12 + 3 * k)) "$(echo "${verdict#* · }" | cut -c1-150)" 0.15 "$(calc "$y - 0.03")" "Sans,13" "#666666"
+        claim_summary "$1" "$id" "$claims" | while IFS="$tab" read -r v text c what got; do
+            y=$(calc "0.86 - 0.078 * $k")
+            label $((10 + 3 * k)) "$id $v" 0.05 "$y" "Sans,19" "$(colour_of "$v:")"
+            label $((11 + 3 * k)) "$(shorten "$text" 95)" 0.15 "$y" "Sans,18"
+            words=$(control_words "$c" "$what" "$got")
+            label $((12 + 3 * k)) "$(shorten "$words" 140)" 0.15 "$(calc "$y - 0.03")" "Sans,13" \
+                "$(case $c in FAILS) echo "#666666" ;; *) echo "#D55E00" ;; esac)"
+        done
     done
     page_end
 }
