@@ -91,7 +91,7 @@ GRADE(ex06, no_memory_leak)
 {
     gsl_rng *r = grade_rng(64);
     gsl_matrix *A = grade_gaussian(8, 8, 1.0, r), *Wq = grade_nan(3, 8), *Wk = grade_nan(3, 8);
-    GRADE_NO_LEAK(ex06_factor(A, Wq, Wk), "free U, s and V on every path");
+    GRADE_NO_LEAK(0, ex06_factor(A, Wq, Wk), "free U, s and V on every path");
     gsl_matrix_free(A), gsl_matrix_free(Wq), gsl_matrix_free(Wk);
     gsl_rng_free(r);
 }

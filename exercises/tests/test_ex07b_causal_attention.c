@@ -101,7 +101,7 @@ GRADE(ex07b, no_memory_leak)
     gsl_rng *r = grade_rng(77);
     gsl_matrix *Q = grade_gaussian(16, 4, 1.0, r), *K = grade_gaussian(16, 4, 1.0, r);
     gsl_matrix *V = grade_gaussian(16, 4, 1.0, r), *out = grade_nan(16, 4);
-    GRADE_NO_LEAK(ex07b_causal_attention(Q, K, V, 1.0, out),
+    GRADE_NO_LEAK(0, ex07b_causal_attention(Q, K, V, 1.0, out),
                   "free the (T, T) score matrix before you return");
     gsl_matrix_free(Q), gsl_matrix_free(K), gsl_matrix_free(V), gsl_matrix_free(out);
     gsl_rng_free(r);

@@ -65,7 +65,7 @@ GRADE(ex08, no_memory_leak)
     gsl_rng *r = grade_rng(86);
     mha_weights *w = mha_new(8, 2, 4, 4, r);
     gsl_matrix *X = grade_gaussian(6, 8, 1.0, r), *out = grade_nan(6, 8);
-    GRADE_NO_LEAK(ex08_multihead(w, X, ATTN_CAUSAL, out), "free Q, K, V and C before returning");
+    GRADE_NO_LEAK(0, ex08_multihead(w, X, ATTN_CAUSAL, out), "free Q, K, V and C before returning");
     gsl_matrix_free(X), gsl_matrix_free(out);
     mha_free(w);
     gsl_rng_free(r);

@@ -99,7 +99,7 @@ GRADE(ex09, no_memory_leak)
     gsl_rng *r = grade_rng(97);
     mlp_weights *w = mlp_new(8, 32, MLP_RELU, r);
     gsl_vector *x = gsl_vector_calloc(8), *y = gsl_vector_calloc(8);
-    GRADE_NO_LEAK(ex09_memory_read(w, x, y), "use views of W1's rows and W2's columns; "
+    GRADE_NO_LEAK(0, ex09_memory_read(w, x, y), "use views of W1's rows and W2's columns; "
                                              "allocate nothing");
     gsl_vector_free(x), gsl_vector_free(y);
     mlp_free(w);

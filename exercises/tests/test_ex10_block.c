@@ -77,7 +77,7 @@ GRADE(ex10, no_memory_leak)
     gsl_rng *r = grade_rng(106);
     block_weights *w = block_new(8, 2, 16, r);
     gsl_matrix *X = grade_gaussian(6, 8, 1.0, r), *Y = grade_nan(6, 8);
-    GRADE_NO_LEAK(ex10_block(w, X, Y), "free your scratch matrices before returning");
+    GRADE_NO_LEAK(0, ex10_block(w, X, Y), "free your scratch matrices before returning");
     gsl_matrix_free(X), gsl_matrix_free(Y);
     block_free(w);
     gsl_rng_free(r);

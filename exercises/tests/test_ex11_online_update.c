@@ -155,5 +155,5 @@ GRADE(ex11, empty_tile_is_refused)
 GRADE(ex11, no_memory_leak)
 {
     float s[4] = {1, 2, 3, 4}, V[8] = {0}, m = -INFINITY, l = 0.0f, acc[2] = {0};
-    GRADE_NO_LEAK(ex11_online_update(4, 2, s, V, &m, &l, acc), "allocate nothing");
+    GRADE_NO_LEAK(0, ex11_online_update(4, 2, s, V, &m, &l, acc), "allocate nothing");
 }

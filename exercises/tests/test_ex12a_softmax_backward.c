@@ -106,6 +106,6 @@ GRADE(ex12a, wrong_shapes_are_refused)
 GRADE(ex12a, no_memory_leak)
 {
     gsl_matrix *W = gsl_matrix_calloc(8, 8), *dW = gsl_matrix_calloc(8, 8);
-    GRADE_NO_LEAK(ex12a_softmax_backward(W, dW, dW), "allocate nothing");
+    GRADE_NO_LEAK(0, ex12a_softmax_backward(W, dW, dW), "allocate nothing");
     gsl_matrix_free(W), gsl_matrix_free(dW);
 }

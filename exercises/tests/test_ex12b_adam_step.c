@@ -120,7 +120,7 @@ GRADE(ex12b, no_memory_leak)
     params_add(&ps, 8, 8, 0.0, NULL);
     adam opt;
     cr_assert_eq(adam_init(&opt, &ps, 0.1), INVENT_OK);
-    GRADE_NO_LEAK(ex12b_adam_step(&opt, &ps), "allocate nothing");
+    GRADE_NO_LEAK(0, ex12b_adam_step(&opt, &ps), "allocate nothing");
     adam_free(&opt);
     params_free(&ps);
 }
