@@ -12,6 +12,7 @@
 #include <execinfo.h>
 #include <link.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,6 +27,8 @@
 #include "grade.h"
 
 enum { FRAMES = 48, WHERE = 512, LISTING = 8192 };
+
+const char *grade_doing;
 
 /* ---------------------------------------------------- the student's line */
 
@@ -155,8 +158,9 @@ static void on_gsl_error(const char *reason, const char *file, int line, int gsl
     if (gsl_errno == GSL_ENOMEM)
         snprintf(hint, sizeof hint, "an allocation failed; a test may use at most %ld MB",
                  memory_limit_mb());
-    cr_assert_fail("GSL: %s in %s%s%s\nHint: %s", reason, gsl_function(frames, n),
-                   where[0] ? ", called at " : "", where, hint);
+    cr_assert_fail("GSL: %s in %s%s%s%s%s%s\nHint: %s", reason, gsl_function(frames, n),
+                   where[0] ? ", called at " : "", where, grade_doing ? ", during \"" : "",
+                   grade_doing ? grade_doing : "", grade_doing ? "\"" : "", hint);
 }
 
 /* --------------------------------------------------------------- crashes */
@@ -170,6 +174,16 @@ static void null_note(int sig, const siginfo_t *info, char *note, size_t size)
                  " (through a NULL pointer: did an allocation fail? A test may use at most "
                  "%ld MB)",
                  memory_limit_mb());
+}
+
+/* buf (a string in size bytes) <- buf followed by the formatted text, cut to fit */
+static void append(char *buf, size_t size, const char *format, ...)
+{
+    size_t used = strlen(buf);
+    va_list args;
+    va_start(args, format);
+    vsnprintf(buf + used, size - used, format, args);
+    va_end(args);
 }
 
 /* text -> stderr without stdio, which a crash may have left in any state */
@@ -189,10 +203,15 @@ static void on_crash(int sig, siginfo_t *info, void *context)
     int n = backtrace(frames, FRAMES);
     student_line(frames, n, where, sizeof where);
     null_note(sig, info, note, sizeof note);
-    snprintf(line, sizeof line, "  -> %s: %s at %s%s\n", criterion_current_test->name,
-             strsignal(sig), where, note);
+    snprintf(line, sizeof line, "  -> %s: %s", criterion_current_test->name, strsignal(sig));
     if (where[0])
+        append(line, sizeof line, " at %s%s", where, note);
+    if (grade_doing)
+        append(line, sizeof line, ", during \"%s\"", grade_doing);
+    if (where[0] || grade_doing) {
+        append(line, sizeof line, "\n");
         say(line);
+    }
     signal(sig, SIG_DFL);
     raise(sig);
 }

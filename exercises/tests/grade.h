@@ -118,6 +118,10 @@ int grade_vector_ok(char *msg, size_t size, const char *what, const gsl_vector *
                     const gsl_vector *want, double tol, const char *hint,
                     const grade_mistake *known, size_t n);
 
+/* the check whose call is under way (grade_status sets it), or NULL: a GSL
+ * error or a crash during the call names it */
+extern const char *grade_doing;
+
 /* status codes, named by invent_strerror in msg */
 int grade_status_ok(char *msg, size_t size, const char *what, int got, int want, const char *hint);
 
@@ -138,7 +142,12 @@ int grade_status_ok(char *msg, size_t size, const char *what, int got, int want,
 #define grade_vector_why(what, got, want, tol, hint, known, n)                                     \
     GRADE_CHECK(grade_vector_ok(grade_msg_, GRADE_MSG, what, got, want, tol, hint, known, n))
 #define grade_status(what, got, want, hint)                                                        \
-    GRADE_CHECK(grade_status_ok(grade_msg_, GRADE_MSG, what, got, want, hint))
+    do {                                                                                           \
+        grade_doing = (what);                                                                      \
+        int grade_got_ = (got);                                                                    \
+        grade_doing = NULL;                                                                        \
+        GRADE_CHECK(grade_status_ok(grade_msg_, GRADE_MSG, what, grade_got_, want, hint));         \
+    } while (0)
 #define grade_canaries(what, v) GRADE_CHECK(grade_canaries_ok(grade_msg_, GRADE_MSG, what, v))
 #define grade_padding(what, m) GRADE_CHECK(grade_padding_ok(grade_msg_, GRADE_MSG, what, m))
 
