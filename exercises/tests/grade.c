@@ -202,12 +202,23 @@ static int agrees(const gsl_matrix *got, const gsl_matrix *want, double tol)
     return worst_gap(got, want, &i, &j) <= tol * fmax(1.0, largest(want));
 }
 
-/* -> the mistake among the n known ones whose result got matches, or NULL */
+/* -> 1 when m holds a NaN */
+static int has_nan(const gsl_matrix *m)
+{
+    for (size_t i = 0; i < m->size1; i++)
+        for (size_t j = 0; j < m->size2; j++)
+            if (isnan(gsl_matrix_get(m, i, j)))
+                return 1;
+    return 0;
+}
+
+/* -> the mistake among the n known ones whose result got matches, or NULL;
+ * a result with a NaN in it is no evidence (an output never written is NaN) */
 static const char *recognise(const gsl_matrix *got, double tol, const grade_mistake *known,
                              size_t n)
 {
     for (size_t k = 0; k < n; k++)
-        if (agrees(got, known[k].result, tol))
+        if (!has_nan(known[k].result) && agrees(got, known[k].result, tol))
             return known[k].mistake;
     return NULL;
 }
