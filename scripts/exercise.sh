@@ -100,10 +100,13 @@ build() {
     return 1
 }
 
-# a graded file -> the calls its object makes that its grader's line
-# " * Refused calls: ..." names (the function graded against and its equals)
+# grader source -> the names on its line " * Refused calls: ...": the
+# function graded against and its equals
+refused_names() { sed -n 's/^ \* Refused calls: *//p' "$1" | sed 's/ *\*\/.*//'; }
+
+# a graded file -> the refused calls that its object makes
 refused_calls() {
-    names=$(sed -n 's/^ \* Refused calls: *//p' "$EXDIR/tests/test_$(topic_of "$1").c")
+    names=$(refused_names "$EXDIR/tests/test_$(topic_of "$1").c")
     [ -n "$names" ] || return 0
     obj=$(grader_of "$1")
     nm -u "${obj%.grader}.o" | awk -v names="$names" '
@@ -368,7 +371,7 @@ check_sources() {
         if ! cmp -s "$new" "$stub" && ! { git show HEAD:"$stub" >"$old" 2>/dev/null && cmp -s "$new" "$old"; }; then
             complain "$stub is not what $GEN makes of $sol; run make exercise-stubs"
         fi
-        for name in $(sed -n 's/^ \* Refused calls: *//p' "$tests"); do
+        for name in $(refused_names "$tests"); do
             grep -q "$name" "$sol" || complain "$sol: its contract does not name $name, a refused call"
         done
         [ "$(mutants_of "$(basename "$sol" .c)" | wc -l)" -ge 3 ] ||
