@@ -37,7 +37,7 @@ if [ -n "$SAN" ]; then
     OUT=$BUILD/san
     # a huge allocation fails as it does without them, which a limit on the
     # address space cannot do here: the sanitizers reserve terabytes of it
-    export ASAN_OPTIONS=allocator_may_return_null=1:max_allocation_size_mb=$MEMORY_MB:detect_leaks=0
+    export ASAN_OPTIONS=allocator_may_return_null=1:max_allocation_size_mb=$MEMORY_MB:detect_leaks=0:print_legend=0
     export UBSAN_OPTIONS=print_stacktrace=1
     MEMORY_MB=0
 fi
@@ -92,11 +92,11 @@ grader_of() {
 # TARGET... -> made, quietly; on failure the compiler's messages, indented
 build() {
     if [ -n "$SAN" ]; then
-        log=$("$MAKE" --no-print-directory -s SKIP_DEPS=1 BUILD="$OUT" SAN=1 OPT="-O1 -g" "$@" 2>&1)
+        made=$("$MAKE" --no-print-directory -s SKIP_DEPS=1 BUILD="$OUT" SAN=1 OPT="-O1 -g" "$@" 2>&1)
     else
-        log=$("$MAKE" --no-print-directory -s SKIP_DEPS=1 BUILD="$BUILD" "$@" 2>&1)
+        made=$("$MAKE" --no-print-directory -s SKIP_DEPS=1 BUILD="$BUILD" "$@" 2>&1)
     fi && return 0
-    printf '%s\n' "$log" | grep -v '^make\(\[[0-9]*\]\)\{0,1\}: \*\*\*' | sed 's/^/    | /'
+    printf '%s\n' "$made" | grep -v '^make\(\[[0-9]*\]\)\{0,1\}: \*\*\*' | sed 's/^/    | /'
     return 1
 }
 
@@ -177,24 +177,49 @@ sanitizer_summary() {
         }' "$1" | sort -u
 }
 
-# KIND FILE... -> one scoreboard row per file, each built then graded; sets
-# $passed $failed $broken
+# MODE (build: make each grader first; built: make did) FILE... -> all
+# graded, JOBS at a time; file number n leaves its verdict in
+# $work/n.verdict and its messages in $work/n.log
+grade_all() {
+    mode=$1 n=0
+    shift
+    for file in "$@"; do
+        n=$((n + 1))
+        echo "$mode $work $n $file"
+    done | xargs -P "$JOBS" -L 1 sh "$0" one
+}
+
+# internal, for grade_all: MODE DIR N FILE
+cmd_one() {
+    if [ "$1" = build ] && ! build "$RUNNER" "$(grader_of "$4")" >"$2/$3.log"; then
+        echo "does not compile:" >"$2/$3.verdict"
+        return
+    fi
+    grade_one "$4" "$2/$3.log"
+    echo "$v" >"$2/$3.verdict"
+}
+
+# FILE... -> one scoreboard row per file, built in one go, then graded
+# JOBS at a time; sets $passed $failed $broken
 board() {
     passed=0 failed=0 broken=0
-    log=$(mktemp) || die "cannot make a temporary file"
+    work=$(mktemp -d) || die "cannot make a temporary folder"
+    # errors are shown under each file's row, below
+    # shellcheck disable=SC2046
+    build -k "$RUNNER" $(for file in "$@"; do grader_of "$file"; done) >/dev/null
+    grade_all build "$@"
+    n=0
     for file in "$@"; do
-        row=$(printf '  %-4s %-28s' "$(id_of "$file")" "$(basename "$file" .c)")
-        if ! msg=$(build "$RUNNER" "$(grader_of "$file")"); then
-            echo "$row does not compile:"
-            printf '%s\n' "$msg"
-            broken=$((broken + 1))
-            continue
-        fi
-        grade_one "$file" "$log"
-        echo "$row $v"
-        case $v in PASS*) passed=$((passed + 1)) ;; *) failed=$((failed + 1)) ;; esac
+        n=$((n + 1))
+        v=$(cat "$work/$n.verdict" 2>/dev/null)
+        printf '  %-4s %-28s %s\n' "$(id_of "$file")" "$(basename "$file" .c)" "$v"
+        case $v in
+        PASS*) passed=$((passed + 1)) ;;
+        "does not compile"*) broken=$((broken + 1)) && cat "$work/$n.log" ;;
+        *) failed=$((failed + 1)) ;;
+        esac
     done
-    rm -f "$log"
+    rm -rf "$work"
 }
 
 # ------------------------------------------------------ student commands
@@ -387,22 +412,6 @@ check_sources() {
 # line "/* Mutant: what it gets wrong. Expect: text */"
 expected_of() { sed -n '1s/^\/\* Mutant: .*Expect: \(.*\) \*\/$/\1/p' "$1"; }
 
-# FILE... -> all graded, JOBS at a time; file number n leaves its verdict
-# in $work/n.verdict and its messages in $work/n.log
-grade_all() {
-    n=0
-    for file in "$@"; do
-        n=$((n + 1))
-        echo "$n $file"
-    done | xargs -P "$JOBS" -L 1 sh "$0" one "$work"
-}
-
-# internal, for grade_all: DIR N FILE
-cmd_one() {
-    grade_one "$3" "$1/$2.log"
-    echo "$v" >"$1/$2.verdict"
-}
-
 # n, file, "pass" or "fail" -> sets $verdict, that of graded file number
 # n; one complaint unless it is as wanted, and a mutant's messages hold
 # the text its first line expects
@@ -451,7 +460,7 @@ cmd_check() {
         all="$all $sol $OUT/exercises/stubs/$topic.c $(mutants_of "$topic" | tr '\n' ' ')"
     done
     # shellcheck disable=SC2086
-    grade_all $all
+    grade_all built $all
     echo "Graders proven three ways: the solution passes, a fresh stub fails, every mutant fails"
     n=0
     for sol in $sols; do

@@ -28,6 +28,14 @@
 
 enum { FRAMES = 48, WHERE = 512, LISTING = 8192 };
 
+/* AddressSanitizer (make exerciseN SAN=1) reports crashes better than
+ * on_crash, and stops a test with status 1 after its report */
+#ifdef __SANITIZE_ADDRESS__
+enum { UNDER_ASAN = 1 };
+#else
+enum { UNDER_ASAN = 0 };
+#endif
+
 const char *grade_doing;
 
 /* ---------------------------------------------------- the student's line */
@@ -257,9 +265,8 @@ void grade_setup(void)
     atexit(on_exit_call);
     at_quick_exit(on_quick_exit_call);
     gsl_set_error_handler(on_gsl_error);
-#ifndef __SANITIZE_ADDRESS__ /* AddressSanitizer reports crashes better */
-    catch_crashes();
-#endif
+    if (!UNDER_ASAN)
+        catch_crashes();
 }
 
 void grade_end(void)
@@ -299,18 +306,16 @@ ReportHook(TEST_CRASH)(struct criterion_test_stats *stats)
     fflush(stdout);
 }
 
-/* exit status of a test that ended before its last line -> why */
+/* exit status of a test that ended before its last line -> why, and what to do */
 static const char *early_exit_cause(int status)
 {
     if (status == GRADE_CALLED_EXIT)
-        return "your code called exit()";
-#ifdef __SANITIZE_ADDRESS__
-    if (status == 1)
-        return "a sanitizer stopped it; its report above names the line";
-#endif
+        return "your code called exit(); return a status instead";
     if (status == GRADE_CALLED_QUICK_EXIT)
-        return "your code called quick_exit()";
-    return "your code ended the process (_exit(), _Exit()?)";
+        return "your code called quick_exit(); return a status instead";
+    if (UNDER_ASAN && status == 1)
+        return "a sanitizer stopped it; its report above names the line";
+    return "its process ended early: _exit() or _Exit() in your code? Return a status instead";
 }
 
 ReportHook(POST_TEST)(struct criterion_test_stats *stats)
@@ -321,9 +326,8 @@ ReportHook(POST_TEST)(struct criterion_test_stats *stats)
                "loop's index moves towards its bound.\n",
                stats->test->name, GRADE_TIMEOUT);
     } else if (stats->failed_asserts == 0 && stats->exit_code != GRADE_REACHED_END) {
-        printf("  -> %s: the test never reached its end: %s, status %d. Return a status "
-               "instead.\n",
-               stats->test->name, early_exit_cause(stats->exit_code), stats->exit_code);
+        printf("  -> %s: the test never reached its end (exit status %d): %s.\n",
+               stats->test->name, stats->exit_code, early_exit_cause(stats->exit_code));
     }
     fflush(stdout);
 }
