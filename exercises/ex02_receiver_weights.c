@@ -1,5 +1,5 @@
-/* Your file: write the part marked TODO. To start over:
- *     git checkout -- exercises/ex02_receiver_weights.c
+/* Your file: write the part marked TODO. Grade it: make exercise2
+ * To start over: make reset 2 (a copy of this file goes to exercises/.saved/)
  * (made from the reference solution by `make exercise-stubs`) */
 /* Exercise 2 (chapter 2): a weight generator that breaks the symmetry.
  *

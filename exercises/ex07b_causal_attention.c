@@ -1,5 +1,5 @@
-/* Your file: write the part marked TODO. To start over:
- *     git checkout -- exercises/ex07b_causal_attention.c
+/* Your file: write the part marked TODO. Grade it: make exercise7b
+ * To start over: make reset 7b (a copy of this file goes to exercises/.saved/)
  * (made from the reference solution by `make exercise-stubs`) */
 /* Exercise 7b (chapter 7): causal attention in matrix form.
  *

@@ -1,5 +1,5 @@
-/* Your file: write the part marked TODO. To start over:
- *     git checkout -- exercises/ex09_memory_read.c
+/* Your file: write the part marked TODO. Grade it: make exercise9
+ * To start over: make reset 9 (a copy of this file goes to exercises/.saved/)
  * (made from the reference solution by `make exercise-stubs`) */
 /* Exercise 9 (chapter 9): the MLP as a key-value memory.
  *

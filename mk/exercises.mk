@@ -107,8 +107,7 @@ solutions: deps-auto ## grade the reference solutions (all must pass)
 exercise-stubs: ## instructors: remake exercises/exNN_*.c from the solutions (keeps edited files unless FORCE=1)
 	$(Q)$(EX_SCRIPT) stubs
 
-# proven three ways: solutions pass, fresh stubs fail, every mutant fails
-exercises-check: $(EX_PROVING) $(EX_RUNNER)
+exercises-check: $(EX_PROVING) $(EX_RUNNER) ## instructors: prove every grader three ways (solutions pass, fresh stubs fail, every mutant fails)
 	$(Q)$(EX_SCRIPT) check
 
 TEST_STEPS += exercises-check

@@ -282,6 +282,13 @@ save_copy() {
     echo "$copy"
 }
 
+# file -> the opening of its contract: the title, then what the exercise
+# is about (up to the third empty line, at most 10 lines)
+contract_opening() {
+    awk '/^\/\* Exercise/ { on = 1 } on && /^ \*$/ && ++blank == 3 { exit } on && ++n <= 10' "$1" |
+        sed 's/^\/\* //; s/^ \* \{0,1\}//; s/^/    /; s/^ *$//'
+}
+
 cmd_next() {
     done_count=0 total=$(stubs_of | wc -l)
     log=$(mktemp) || die "cannot make a temporary file"
@@ -293,7 +300,8 @@ cmd_next() {
         rm -f "$log"
         id=$(id_of "$file")
         echo "Next: exercise $id, $file ($done_count of $total done)"
-        sed -n '/^\/\* Exercise/,/^ \*$/p' "$file" | sed 's/^\/\* //; s/^ \* \{0,1\}//; /^$/d; s/^/    /'
+        contract_opening "$file"
+        echo
         echo "Grade it: make exercise$id   A hint: make hint $id   Regrade on save: make watch $id"
         return 0
     done
