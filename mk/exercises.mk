@@ -23,8 +23,8 @@ EX_RUNNER    := $(EX_DIR)/grade-run
 EX_SCRIPT     = BUILD=$(BUILD) SAN=$(SAN) LEVEL=$(LEVEL) FORCE=$(FORCE) MAKE="$(MAKE)" \
                 scripts/exercise.sh
 
-EX_YOURS    := $(EX_STUBS:exercises/%.c=$(EX_DIR)/%.grader)
-EX_PROVING  := $(EX_SOLUTIONS:exercises/%.c=$(EX_DIR)/%.grader) \
+EX_GRADERS  := $(EX_STUBS:exercises/%.c=$(EX_DIR)/%.grader) \
+               $(EX_SOLUTIONS:exercises/%.c=$(EX_DIR)/%.grader) \
                $(EX_SOLUTIONS:exercises/solutions/%.c=$(EX_DIR)/stubs/%.grader) \
                $(EX_MUTANTS:exercises/%.c=$(EX_DIR)/%.grader)
 
@@ -32,7 +32,7 @@ EX_PROVING  := $(EX_SOLUTIONS:exercises/%.c=$(EX_DIR)/%.grader) \
 ex_tests = $(EX_DIR)/tests/test_$(firstword $(filter ex0% ex1% ex2%,\
            $(subst /, ,$(basename $(1:$(EX_DIR)/%=%))))).o
 
-$(foreach g,$(EX_YOURS) $(EX_PROVING),$(eval $(g): $(call ex_tests,$(g))))
+$(foreach g,$(EX_GRADERS),$(eval $(g): $(call ex_tests,$(g))))
 
 $(EX_DIR)/%.grader: $(EX_DIR)/%.o $(EX_GRADE_OBJ) $(LIB)
 	$(call say,LD,$@)
@@ -107,7 +107,7 @@ solutions: deps-auto ## grade the reference solutions (all must pass)
 exercise-stubs: ## instructors: remake exercises/exNN_*.c from the solutions (keeps edited files unless FORCE=1)
 	$(Q)$(EX_SCRIPT) stubs
 
-exercises-check: $(EX_PROVING) $(EX_RUNNER) ## instructors: prove every grader three ways (solutions pass, fresh stubs fail, every mutant fails)
+exercises-check: ## instructors: prove every grader three ways (solutions pass, fresh stubs fail, every mutant fails)
 	$(Q)$(EX_SCRIPT) check
 
 TEST_STEPS += exercises-check
