@@ -1,5 +1,5 @@
 /* Your file: write the part marked TODO. Grade it: make exercise1
- * To start over: make reset 1 (a copy of this file goes to exercises/.saved/)
+ * To start over: make reset 1 (which keeps a copy in exercises/.saved/)
  * (made from the reference solution by `make exercise-stubs`) */
 /* Exercise 1 (chapter 1): one step of a recurrent network.
  *

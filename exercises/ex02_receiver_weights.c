@@ -1,5 +1,5 @@
 /* Your file: write the part marked TODO. Grade it: make exercise2
- * To start over: make reset 2 (a copy of this file goes to exercises/.saved/)
+ * To start over: make reset 2 (which keeps a copy in exercises/.saved/)
  * (made from the reference solution by `make exercise-stubs`) */
 /* Exercise 2 (chapter 2): a weight generator that breaks the symmetry.
  *

@@ -1,5 +1,5 @@
 /* Your file: write the part marked TODO. Grade it: make exercise3
- * To start over: make reset 3 (a copy of this file goes to exercises/.saved/)
+ * To start over: make reset 3 (which keeps a copy in exercises/.saved/)
  * (made from the reference solution by `make exercise-stubs`) */
 /* Exercise 3 (chapter 3): a dynamic weight as a mixture of a few static ones.
  *

@@ -1,5 +1,5 @@
 /* Your file: write the part marked TODO. Grade it: make exercise4
- * To start over: make reset 4 (a copy of this file goes to exercises/.saved/)
+ * To start over: make reset 4 (which keeps a copy in exercises/.saved/)
  * (made from the reference solution by `make exercise-stubs`) */
 /* Exercise 4 (chapter 4): the additive tanh score.
  *

@@ -1,5 +1,5 @@
 /* Your file: write the part marked TODO. Grade it: make exercise5
- * To start over: make reset 5 (a copy of this file goes to exercises/.saved/)
+ * To start over: make reset 5 (which keeps a copy in exercises/.saved/)
  * (made from the reference solution by `make exercise-stubs`) */
 /* Exercise 5 (chapter 5): caching keys.
  *

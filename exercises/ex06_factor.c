@@ -1,5 +1,5 @@
 /* Your file: write the part marked TODO. Grade it: make exercise6
- * To start over: make reset 6 (a copy of this file goes to exercises/.saved/)
+ * To start over: make reset 6 (which keeps a copy in exercises/.saved/)
  * (made from the reference solution by `make exercise-stubs`) */
 /* Exercise 6 (chapter 6): factoring A into queries and keys.
  *

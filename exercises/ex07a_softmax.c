@@ -1,5 +1,5 @@
 /* Your file: write the part marked TODO. Grade it: make exercise7a
- * To start over: make reset 7a (a copy of this file goes to exercises/.saved/)
+ * To start over: make reset 7a (which keeps a copy in exercises/.saved/)
  * (made from the reference solution by `make exercise-stubs`) */
 /* Exercise 7a (chapter 7): a numerically stable, masked softmax.
  *

@@ -1,5 +1,5 @@
 /* Your file: write the part marked TODO. Grade it: make exercise7b
- * To start over: make reset 7b (a copy of this file goes to exercises/.saved/)
+ * To start over: make reset 7b (which keeps a copy in exercises/.saved/)
  * (made from the reference solution by `make exercise-stubs`) */
 /* Exercise 7b (chapter 7): causal attention in matrix form.
  *

@@ -1,5 +1,5 @@
 /* Your file: write the part marked TODO. Grade it: make exercise8
- * To start over: make reset 8 (a copy of this file goes to exercises/.saved/)
+ * To start over: make reset 8 (which keeps a copy in exercises/.saved/)
  * (made from the reference solution by `make exercise-stubs`) */
 /* Exercise 8 (chapter 8): many heads, concatenated, mixed by W_o.
  *

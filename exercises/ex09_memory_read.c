@@ -1,5 +1,5 @@
 /* Your file: write the part marked TODO. Grade it: make exercise9
- * To start over: make reset 9 (a copy of this file goes to exercises/.saved/)
+ * To start over: make reset 9 (which keeps a copy in exercises/.saved/)
  * (made from the reference solution by `make exercise-stubs`) */
 /* Exercise 9 (chapter 9): the MLP as a key-value memory.
  *

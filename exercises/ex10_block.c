@@ -1,5 +1,5 @@
 /* Your file: write the part marked TODO. Grade it: make exercise10
- * To start over: make reset 10 (a copy of this file goes to exercises/.saved/)
+ * To start over: make reset 10 (which keeps a copy in exercises/.saved/)
  * (made from the reference solution by `make exercise-stubs`) */
 /* Exercise 10 (chapter 10): one block of the Transformer.
  *

@@ -1,5 +1,5 @@
 /* Your file: write the part marked TODO. Grade it: make exercise11
- * To start over: make reset 11 (a copy of this file goes to exercises/.saved/)
+ * To start over: make reset 11 (which keeps a copy in exercises/.saved/)
  * (made from the reference solution by `make exercise-stubs`) */
 /* Exercise 11 (chapter 11): attention with a running (online) softmax.
  *

@@ -1,5 +1,5 @@
 /* Your file: write the part marked TODO. Grade it: make exercise12a
- * To start over: make reset 12a (a copy of this file goes to exercises/.saved/)
+ * To start over: make reset 12a (which keeps a copy in exercises/.saved/)
  * (made from the reference solution by `make exercise-stubs`) */
 /* Exercise 12a (chapter 12): the backward pass of the softmax.
  *

@@ -1,5 +1,5 @@
 /* Your file: write the part marked TODO. Grade it: make exercise12b
- * To start over: make reset 12b (a copy of this file goes to exercises/.saved/)
+ * To start over: make reset 12b (which keeps a copy in exercises/.saved/)
  * (made from the reference solution by `make exercise-stubs`) */
 /* Exercise 12b (chapter 12): one step of Adam.
  *

@@ -21,7 +21,7 @@ awk -v src="$1" '
         n = split(src, parts, "/")
         id = parts[n]; sub(/^ex0*/, "", id); sub(/_.*/, "", id)
         printf "/* Your file: write the part marked TODO. Grade it: make exercise%s\n", id
-        printf " * To start over: make reset %s (a copy of this file goes to exercises/.saved/)\n", id
+        printf " * To start over: make reset %s (which keeps a copy in exercises/.saved/)\n", id
         printf " * (made from the reference solution by `make exercise-stubs`) */\n"
     }
     /\/\* BEGIN SOLUTION \*\// {

@@ -37,7 +37,8 @@ if [ -n "$SAN" ]; then
     OUT=$BUILD/san
     # a huge allocation fails as it does without them, which a limit on the
     # address space cannot do here: the sanitizers reserve terabytes of it
-    export ASAN_OPTIONS=allocator_may_return_null=1:max_allocation_size_mb=$MEMORY_MB:detect_leaks=0:print_legend=0
+    ASAN_OPTIONS=allocator_may_return_null=1:max_allocation_size_mb=$MEMORY_MB
+    export ASAN_OPTIONS=$ASAN_OPTIONS:detect_leaks=0:print_legend=0
     export UBSAN_OPTIONS=print_stacktrace=1
     MEMORY_MB=0
 fi
@@ -65,7 +66,7 @@ resolve() {
 resolve_one() {
     files=$(resolve "$1") || exit 2
     [ "$(printf '%s\n' "$files" | wc -l)" -eq 1 ] ||
-        die "chapter $1 has several exercises; name one: $(for f in $files; do printf '%s ' "$(id_of "$f")"; done)"
+        die "chapter $1 has several exercises; name one:" $(for f in $files; do id_of "$f"; done)
     printf '%s\n' "$files"
 }
 
@@ -92,11 +93,13 @@ grader_of() {
 # TARGET... -> made, quietly; on failure the compiler's messages, indented
 build() {
     if [ -n "$SAN" ]; then
-        made=$("$MAKE" --no-print-directory -s SKIP_DEPS=1 BUILD="$OUT" SAN=1 OPT="-O1 -g" "$@" 2>&1)
+        made=$("$MAKE" --no-print-directory -s SKIP_DEPS=1 BUILD="$OUT" SAN=1 OPT="-O1 -g" "$@" \
+            2>&1)
     else
         made=$("$MAKE" --no-print-directory -s SKIP_DEPS=1 BUILD="$BUILD" "$@" 2>&1)
     fi && return 0
-    printf '%s\n' "$made" | grep -v '^make\(\[[0-9]*\]\)\{0,1\}: \*\*\*' | sed 's/^/    | /'
+    printf '%s\n' "$made" | grep -v '^make\(\[[0-9]*\]\)\{0,1\}: \*\*\*\|^  \(CC\|LD\|AR\) ' |
+        sed 's/^/    | /'
     return 1
 }
 
@@ -146,7 +149,7 @@ verdict() {
         echo "FAIL  stopped after $GRADER_SECONDS s: a loop or a constructor that never returns?"
         return
     fi
-    [ -n "$result" ] || { echo "FAIL  the grader ended before its report (status $status)"; return; }
+    [ -n "$result" ] || { echo "FAIL  the grader ended before its report (status $status)" && return; }
     t=$(field "$result" tests) p=$(field "$result" passed)
     c=$(field "$result" crashed) o=$(field "$result" timed_out)
     extra=""
@@ -173,13 +176,21 @@ grade_one() {
     v=$(verdict)
 }
 
-# log -> one line per sanitizer report: what it found, at the graded file's line
+# log -> one line per sanitizer report: what it found, at the graded file's
+# line (paths cut to start at the project's exercises/)
 sanitizer_summary() {
     awk '
-        function spot(s) { sub(/.*[^a-zA-Z_]exercises\//, "exercises/", s); sub(/^exercises\//, "exercises/", s); return s }
-        /ERROR: AddressSanitizer: / { what = $0; sub(/.*AddressSanitizer: /, "", what); sub(/ on .*/, "", what); want = 1; next }
-        want && /^(READ|WRITE) of size/ { what = what ", " $1 " of " $4 " bytes"; next }
-        want && / in .*exercises\// && !/exercises\/tests\// { print "  ASan: " what ", at " spot($NF); want = 0 }
+        function spot(s) { sub(/.*[^a-zA-Z_]exercises\//, "exercises/", s); return s }
+        /ERROR: AddressSanitizer: / {
+            what = $0; sub(/.*AddressSanitizer: /, "", what); sub(/ on .*/, "", what)
+            pending = 1
+            next
+        }
+        pending && /^(READ|WRITE) of size/ { what = what ", " $1 " of " $4 " bytes"; next }
+        pending && / in .*exercises\// && !/exercises\/tests\// {
+            print "  ASan: " what ", at " spot($NF)
+            pending = 0
+        }
         /exercises\/.*: runtime error: / && !/exercises\/tests\// {
             at = $1; sub(/:$/, "", at); msg = $0; sub(/.*runtime error: /, "", msg)
             print "  UBSan: " msg ", at " spot(at)
@@ -350,7 +361,8 @@ cmd_reset() {
     [ $# -eq 1 ] || die "which exercise? one at a time: make reset 1"
     file=$(resolve_one "$1") || exit 2
     tmp=$(mktemp) || die "cannot make a temporary file"
-    committed_stub "$file" "$tmp" || { rm -f "$tmp"; die "no stub to restore $file from (no git history, no solution)"; }
+    committed_stub "$file" "$tmp" ||
+        { rm -f "$tmp" && die "no stub to restore $file from (no git history, no solution)"; }
     if cmp -s "$tmp" "$file"; then
         rm -f "$tmp"
         echo "exercise $1: $file is the stub already"
@@ -373,6 +385,9 @@ cmd_solutions() {
     [ $((failed + broken)) -eq 0 ]
 }
 
+# file, scratch file -> 0 when the file is as committed (git)
+as_committed() { git show HEAD:"$1" >"$2" 2>/dev/null && cmp -s "$1" "$2"; }
+
 cmd_stubs() {
     kept=0
     new=$(mktemp) && old=$(mktemp) || die "cannot make a temporary file"
@@ -380,7 +395,7 @@ cmd_stubs() {
         stub=$EXDIR/$(basename "$sol")
         "$GEN" "$sol" >"$new" || exit 2
         cmp -s "$new" "$stub" && continue
-        if [ -f "$stub" ] && ! { git show HEAD:"$stub" >"$old" 2>/dev/null && cmp -s "$old" "$stub"; }; then
+        if [ -f "$stub" ] && ! as_committed "$stub" "$old"; then
             if [ "$FORCE" != 1 ]; then
                 echo "exercise-stubs: kept $stub: it differs from its committed stub (your work?);" \
                     "FORCE=1 replaces it after saving a copy in $SAVED/" >&2
@@ -419,15 +434,21 @@ check_sources() {
         [ -f "${stub%.c}.hints" ] || complain "$stub has no hints file ${stub%.c}.hints"
         [ -f "$tests" ] || { complain "$sol has no grader $tests" && continue; }
         "$GEN" "$sol" >"$new" || complain "$GEN cannot make a stub of $sol"
-        in_step "$stub" "$new" "$old" || complain "$stub is not what $GEN makes of $sol; run make exercise-stubs"
+        in_step "$stub" "$new" "$old" ||
+            complain "$stub is not what $GEN makes of $sol; run make exercise-stubs"
         for name in $(refused_names "$tests"); do
-            grep -q "$name" "$sol" || complain "$sol: its contract does not name $name, a refused call"
+            grep -q "$name" "$sol" ||
+                complain "$sol: its contract does not name $name, a refused call"
         done
         [ "$(mutants_of "$(basename "$sol" .c)" | wc -l)" -ge 3 ] ||
             complain "$sol has fewer than 3 mutants in $EXDIR/mutants/$(basename "$sol" .c)/"
     done
     for stub in $(stubs_of); do
         [ -f "$EXDIR/solutions/$(basename "$stub")" ] || complain "$stub has no solution"
+    done
+    for dir in "$EXDIR"/mutants/*/; do
+        [ ! -d "$dir" ] || [ -f "$EXDIR/solutions/$(basename "$dir").c" ] ||
+            complain "$dir: mutants of no exercise (no $EXDIR/solutions/$(basename "$dir").c)"
     done
     rm -f "$new" "$old"
 }
@@ -473,11 +494,11 @@ prove_row() {
 
 cmd_check() {
     sols=$(solutions_of)
-    [ -n "$sols" ] || { echo "exercises: no reference solutions in this copy; graders not checked" && return 0; }
+    [ -n "$sols" ] ||
+        { echo "exercises: no reference solutions in this copy; graders not checked" && return 0; }
     bad=0
     check_sources
     [ $bad -eq 0 ] || return 1
-    work=$(mktemp -d) || die "cannot make a temporary folder"
     all=""
     for sol in $sols; do
         topic=$(basename "$sol" .c)
@@ -485,6 +506,7 @@ cmd_check() {
     done
     # shellcheck disable=SC2046,SC2086
     build_all "$RUNNER" $(for file in $all; do grader_of "$file"; done) || return 1
+    work=$(mktemp -d) || die "cannot make a temporary folder"
     # shellcheck disable=SC2086
     grade_all built $all
     echo "Graders proven three ways: the solution passes, a fresh stub fails, every mutant fails"
@@ -494,10 +516,11 @@ cmd_check() {
     done
     rm -rf "$work"
     [ $bad -eq 0 ] || return 1
-    echo "exercises: $(echo "$sols" | wc -l) graders proven three ways, $(echo "$all" | wc -w) files graded"
+    echo "exercises: $(echo "$sols" | wc -l) graders proven three ways," \
+        "$(echo "$all" | wc -w) files graded"
 }
 
-[ $# -ge 1 ] || die "usage: exercise.sh grade|board|next|hint|watch|reset|solutions|stubs|check [ID]"
+[ $# -ge 1 ] || die "usage: exercise.sh grade|board|next|hint|watch|reset|solutions|stubs|check ID"
 what=$1
 shift
 case $what in

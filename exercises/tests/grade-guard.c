@@ -9,6 +9,7 @@
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <elf.h>
+#include <fcntl.h>
 #include <execinfo.h>
 #include <link.h>
 #include <signal.h>
@@ -37,6 +38,16 @@ enum { UNDER_ASAN = 0 };
 #endif
 
 const char *grade_doing;
+
+/* buf (a string in size bytes) <- buf followed by the formatted text, cut to fit */
+static void append(char *buf, size_t size, const char *format, ...)
+{
+    size_t used = strlen(buf);
+    va_list args;
+    va_start(args, format);
+    vsnprintf(buf + used, size - used, format, args);
+    va_end(args);
+}
 
 /* ---------------------------------------------------- the student's line */
 
@@ -73,7 +84,9 @@ static void run_addr2line(char *const *argv, char *out, size_t size)
         return;
     pid_t pid = fork();
     if (pid == 0) {
+        int quiet = open("/dev/null", O_WRONLY);
         dup2(fd[1], STDOUT_FILENO);
+        dup2(quiet, STDERR_FILENO); /* its warnings are no business of the student's */
         close(fd[0]);
         execvp(argv[0], argv);
         _exit(127);
@@ -129,13 +142,14 @@ static void student_line(void *const *frames, int n, char *where, size_t size)
     pick_student_line(listing, where, size);
 }
 
-/* -> the address-space limit of this process in MB, 0 when none */
-static long memory_limit_mb(void)
+/* -> "; a test may use at most N MB", this process's memory limit, or ""
+ * when it has none */
+static void limit_note(char *note, size_t size)
 {
     struct rlimit lim;
-    if (getrlimit(RLIMIT_AS, &lim) != 0 || lim.rlim_cur == RLIM_INFINITY)
-        return 0;
-    return (long)(lim.rlim_cur >> 20);
+    note[0] = '\0';
+    if (getrlimit(RLIMIT_AS, &lim) == 0 && lim.rlim_cur != RLIM_INFINITY)
+        snprintf(note, size, "; a test may use at most %ld MB", (long)(lim.rlim_cur >> 20));
 }
 
 /* ------------------------------------------------------------ GSL errors */
@@ -160,15 +174,19 @@ static void on_gsl_error(const char *reason, const char *file, int line, int gsl
 {
     (void)file, (void)line;
     void *frames[FRAMES];
-    char where[WHERE], hint[128] = "check the sizes and the indices you pass it";
+    char where[WHERE], msg[WHERE + 512], hint[128] = "check the sizes and the indices you pass it";
     int n = backtrace(frames, FRAMES);
     student_line(frames, n, where, sizeof where);
-    if (gsl_errno == GSL_ENOMEM)
-        snprintf(hint, sizeof hint, "an allocation failed; a test may use at most %ld MB",
-                 memory_limit_mb());
-    cr_assert_fail("GSL: %s in %s%s%s%s%s%s\nHint: %s", reason, gsl_function(frames, n),
-                   where[0] ? ", called at " : "", where, grade_doing ? ", during \"" : "",
-                   grade_doing ? grade_doing : "", grade_doing ? "\"" : "", hint);
+    if (gsl_errno == GSL_ENOMEM) {
+        snprintf(hint, sizeof hint, "an allocation failed");
+        limit_note(hint + strlen(hint), sizeof hint - strlen(hint));
+    }
+    snprintf(msg, sizeof msg, "GSL: %s in %s", reason, gsl_function(frames, n));
+    if (where[0])
+        append(msg, sizeof msg, ", called at %s", where);
+    if (grade_doing)
+        append(msg, sizeof msg, ", during \"%s\"", grade_doing);
+    cr_assert_fail("%s\nHint: %s", msg, hint);
 }
 
 /* --------------------------------------------------------------- crashes */
@@ -176,22 +194,11 @@ static void on_gsl_error(const char *reason, const char *file, int line, int gsl
 /* the faulting address of a SIGSEGV -> a word about a likely NULL pointer */
 static void null_note(int sig, const siginfo_t *info, char *note, size_t size)
 {
+    char limit[64];
     note[0] = '\0';
+    limit_note(limit, sizeof limit);
     if (sig == SIGSEGV && (uintptr_t)info->si_addr < (1u << 20))
-        snprintf(note, size,
-                 " (through a NULL pointer: did an allocation fail? A test may use at most "
-                 "%ld MB)",
-                 memory_limit_mb());
-}
-
-/* buf (a string in size bytes) <- buf followed by the formatted text, cut to fit */
-static void append(char *buf, size_t size, const char *format, ...)
-{
-    size_t used = strlen(buf);
-    va_list args;
-    va_start(args, format);
-    vsnprintf(buf + used, size - used, format, args);
-    va_end(args);
+        snprintf(note, size, " (through a NULL pointer: did an allocation fail%s?)", limit);
 }
 
 /* text -> stderr without stdio, which a crash may have left in any state */
@@ -249,6 +256,7 @@ static void on_exit_call(void)
         _exit(GRADE_CALLED_EXIT);
 }
 
+/* at quick_exit() of a test's process: only student code calls it */
 static void on_quick_exit_call(void)
 {
     _exit(GRADE_CALLED_QUICK_EXIT);

@@ -23,7 +23,8 @@ static gsl_matrix *product(const gsl_matrix *P, const gsl_matrix *Q, CBLAS_TRANS
 static gsl_matrix *svd_sum(const gsl_matrix *A, size_t r, int smallest, double power)
 {
     size_t m = A->size1, n = A->size2, k = m < n ? m : n;
-    gsl_matrix *U = gsl_matrix_alloc(m, k), *V = gsl_matrix_alloc(n, k), *P = gsl_matrix_calloc(m, n);
+    gsl_matrix *U = gsl_matrix_alloc(m, k), *V = gsl_matrix_alloc(n, k);
+    gsl_matrix *P = gsl_matrix_calloc(m, n);
     gsl_vector *s = gsl_vector_alloc(k);
     cr_assert_eq(linalg_svd(A, U, s, V), INVENT_OK);
     for (size_t j = smallest ? k - r : 0; j < (smallest ? k : r); j++)

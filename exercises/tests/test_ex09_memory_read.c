@@ -39,7 +39,8 @@ static void compare(size_t d, size_t m, mlp_activation f, double sigma, unsigned
 {
     gsl_rng *r = grade_rng(seed);
     mlp_weights *w = viewed_mlp(d, m, f, r), no_b1 = *w, no_b2 = *w, no_f = *w;
-    gsl_matrix *X = grade_gaussian(1, d, sigma, r), *want = grade_nan(1, d), *forward = grade_nan(1, d);
+    gsl_matrix *X = grade_gaussian(1, d, sigma, r), *want = grade_nan(1, d);
+    gsl_matrix *forward = grade_nan(1, d);
     gsl_vector_view x0 = gsl_matrix_row(X, 0), wv = gsl_matrix_row(want, 0);
     gsl_vector *x = grade_strided(&x0.vector), *y = grade_nan_strided(d);
     gsl_vector *zero_m = gsl_vector_calloc(m), *zero_d = gsl_vector_calloc(d);

@@ -1,4 +1,4 @@
-/* Mutant: asks malloc for 20 GB of scratch space and uses it unchecked. Expect: NULL pointer */
+/* Mutant: asks malloc for 20 GB of scratch space and uses it unchecked. Expect: through a NULL pointer: did an allocation fail; a test may use at most 2048 MB? */
 #include <math.h>
 #include <stdlib.h>
 
