@@ -4,7 +4,8 @@
 # solution, with the student's part between BEGIN/END SOLUTION markers;
 # scripts/exercise-stub.sh turns it into the student's file exercises/exNN_topic.c.
 # scripts/exercise.sh owns everything about exercise ids: make forwards
-# `make exerciseN`, `make hint N`, `make watch N` and `make reset N` to it.
+# `make exerciseN`, `make next`, `make hint N`, `make watch N` and `make reset N`
+# to it.
 #
 # One link rule for every graded file: the student's, a solution, a fresh
 # stub, or a mutant (a wrong solution that its grader must fail), each with

@@ -2,7 +2,8 @@
  * function with the library's reference and, when they differ, says what was
  * expected, what came back, where, and what to look at.
  *
- * How a grade is kept honest (grade.c has the details):
+ * How a grade is kept honest (grade-guard.c, grade-run.c and
+ * scripts/exercise.sh have the details):
  *   - each test runs in its own process with a time limit, and passes only
  *     if it reached its own last line: exit(), _exit(), quick_exit(), abort()
  *     or a crash in student code fail it, with a message that says which;
@@ -12,7 +13,9 @@
  *     scripts/exercise.sh and this grader know, never to the output, so
  *     printing a summary line fools nothing;
  *   - inputs come as views (a stride, rows further apart than their width),
- *     surrounded by canaries that must be intact after the call. */
+ *     surrounded by canaries that must be intact after the call;
+ *   - a student's file that calls a function on its grader's line
+ *     " * Refused calls: ..." fails without running. */
 #ifndef GRADE_H
 #define GRADE_H
 
