@@ -30,6 +30,11 @@ die() {
     exit 2
 }
 
+# one scratch folder per run, removed however the run ends (Ctrl-C too)
+SCRATCH=$(mktemp -d) || die "cannot make a temporary folder"
+trap 'rm -rf "$SCRATCH"' EXIT
+trap 'exit 130' INT TERM
+
 # the build folder in use: under SAN=1 the one of make san-tests, whose
 # objects are built with the same flags
 OUT=$BUILD
@@ -66,7 +71,8 @@ resolve() {
 resolve_one() {
     files=$(resolve "$1") || exit 2
     [ "$(printf '%s\n' "$files" | wc -l)" -eq 1 ] ||
-        die "chapter $1 has several exercises; name one:" $(for f in $files; do id_of "$f"; done)
+        die "chapter $1 has several exercises; name one:" \
+            "$(for f in $files; do id_of "$f"; done | tr '\n' ' ')"
     printf '%s\n' "$files"
 }
 
@@ -132,7 +138,7 @@ refused_calls() {
 # malloc's per-thread cache, a freed block counts as free at once in the
 # heap that the leak checks measure.
 run_grader() {
-    dir=$(mktemp -d) || die "cannot make a temporary folder"
+    dir=$(mktemp -d "$SCRATCH/run.XXXXXX") || die "cannot make a temporary folder"
     GRADE_RESULT=$dir/result OPENBLAS_NUM_THREADS=1 GLIBC_TUNABLES=glibc.malloc.tcache_count=0 \
         "$RUNNER" "$GRADER_SECONDS" "$MEMORY_MB" "$1" --jobs 2 </dev/null >"$2" 2>&1
     status=$?
@@ -149,7 +155,10 @@ verdict() {
         echo "FAIL  stopped after $GRADER_SECONDS s: a loop or a constructor that never returns?"
         return
     fi
-    [ -n "$result" ] || { echo "FAIL  the grader ended before its report (status $status)" && return; }
+    if [ -z "$result" ]; then
+        echo "FAIL  the grader ended before its report (status $status)"
+        return
+    fi
     t=$(field "$result" tests) p=$(field "$result" passed)
     c=$(field "$result" crashed) o=$(field "$result" timed_out)
     extra=""
@@ -223,7 +232,8 @@ cmd_one() {
 # JOBS at a time; sets $passed $failed $broken
 board() {
     passed=0 failed=0 broken=0
-    work=$(mktemp -d) || die "cannot make a temporary folder"
+    work=$SCRATCH/board
+    mkdir -p "$work"
     # errors are shown under each file's row, below
     # shellcheck disable=SC2046
     build -k "$RUNNER" $(for file in "$@"; do grader_of "$file"; done) >/dev/null
@@ -239,7 +249,6 @@ board() {
         *) failed=$((failed + 1)) ;;
         esac
     done
-    rm -rf "$work"
 }
 
 # ------------------------------------------------------ student commands
@@ -248,7 +257,7 @@ cmd_grade() {
     files=$(for id in "$@"; do resolve "$id" || exit 2; done) || exit 2
     [ -n "$files" ] || die "which exercise? e.g. make exercise1"
     all=0
-    log=$(mktemp) || die "cannot make a temporary file"
+    log=$SCRATCH/log
     for file in $files; do
         id=$(id_of "$file")
         echo "== exercise $id: $file${SAN:+ (with ASan and UBSan)}"
@@ -263,7 +272,6 @@ cmd_grade() {
         echo "== exercise $id: $v"
         case $v in PASS*) ;; *) all=1 && echo "   stuck? make hint $id" ;; esac
     done
-    rm -f "$log"
     return $all
 }
 
@@ -287,11 +295,7 @@ committed_stub() {
 
 # file -> 0 when it is still the stub (nothing written yet)
 untouched() {
-    tmp=$(mktemp) || die "cannot make a temporary file"
-    committed_stub "$1" "$tmp" && cmp -s "$tmp" "$1"
-    same=$?
-    rm -f "$tmp"
-    return $same
+    committed_stub "$1" "$SCRATCH/stub" && cmp -s "$SCRATCH/stub" "$1"
 }
 
 # file -> a copy in exercises/.saved/, named by the time; prints where
@@ -311,13 +315,12 @@ contract_opening() {
 
 cmd_next() {
     done_count=0 total=$(stubs_of | wc -l)
-    log=$(mktemp) || die "cannot make a temporary file"
+    log=$SCRATCH/log
     for file in $(stubs_of); do
         if ! untouched "$file" && build "$RUNNER" "$(grader_of "$file")" >/dev/null; then
             grade_one "$file" "$log"
             case $v in PASS*) done_count=$((done_count + 1)) && continue ;; esac
         fi
-        rm -f "$log"
         id=$(id_of "$file")
         echo "Next: exercise $id, $file ($done_count of $total done)"
         contract_opening "$file"
@@ -325,7 +328,6 @@ cmd_next() {
         echo "Grade it: make exercise$id   A hint: make hint $id   Regrade on save: make watch $id"
         return 0
     done
-    rm -f "$log"
     echo "All $total exercises pass. Well done."
 }
 
@@ -336,8 +338,9 @@ cmd_hint() {
     hints="${file%.c}.hints"
     [ -r "$hints" ] || die "no hints for $file"
     total=$(grep -c '^## ' "$hints")
-    [ "$LEVEL" -ge 1 ] && [ "$LEVEL" -le "$total" ] ||
+    if [ "$LEVEL" -lt 1 ] || [ "$LEVEL" -gt "$total" ]; then
         die "exercise $1 has hints 1 to $total; there is no level $LEVEL"
+    fi
     echo "Hint $LEVEL of $total for $file:"
     awk -v want="$LEVEL" '/^## / { n++; next } n == want' "$hints"
     [ "$LEVEL" -eq "$total" ] || echo "(next: make hint $1 LEVEL=$((LEVEL + 1)))"
@@ -351,7 +354,8 @@ cmd_watch() {
         cmd_grade "$1"
         # shellcheck disable=SC2086
         before=$(cksum $files)
-        echo "== watching $(echo $files) for a change (Ctrl-C to stop)"
+        # shellcheck disable=SC2086
+        echo "== watching" $files "for a change (Ctrl-C to stop)"
         # shellcheck disable=SC2086
         while [ "$(cksum $files)" = "$before" ]; do sleep 1; done
     done
@@ -360,16 +364,15 @@ cmd_watch() {
 cmd_reset() {
     [ $# -eq 1 ] || die "which exercise? one at a time: make reset 1"
     file=$(resolve_one "$1") || exit 2
-    tmp=$(mktemp) || die "cannot make a temporary file"
-    committed_stub "$file" "$tmp" ||
-        { rm -f "$tmp" && die "no stub to restore $file from (no git history, no solution)"; }
-    if cmp -s "$tmp" "$file"; then
-        rm -f "$tmp"
+    stub=$SCRATCH/stub
+    committed_stub "$file" "$stub" ||
+        die "no stub to restore $file from (no git history, no solution)"
+    if cmp -s "$stub" "$file"; then
         echo "exercise $1: $file is the stub already"
         return 0
     fi
     copy=$(save_copy "$file") || exit 2
-    cp "$tmp" "$file" && rm -f "$tmp"
+    cp "$stub" "$file" || die "cannot write $file"
     echo "exercise $1: your file is saved as $copy; $file is the stub again"
 }
 
@@ -390,15 +393,15 @@ as_committed() { git show HEAD:"$1" >"$2" 2>/dev/null && cmp -s "$1" "$2"; }
 
 cmd_stubs() {
     kept=0
-    new=$(mktemp) && old=$(mktemp) || die "cannot make a temporary file"
+    new=$SCRATCH/new old=$SCRATCH/old
     for sol in $(solutions_of); do
         stub=$EXDIR/$(basename "$sol")
         "$GEN" "$sol" >"$new" || exit 2
         cmp -s "$new" "$stub" && continue
         if [ -f "$stub" ] && ! as_committed "$stub" "$old"; then
             if [ "$FORCE" != 1 ]; then
-                echo "exercise-stubs: kept $stub: it differs from its committed stub (your work?);" \
-                    "FORCE=1 replaces it after saving a copy in $SAVED/" >&2
+                echo "exercise-stubs: kept $stub: it differs from its committed stub" \
+                    "(your work?); FORCE=1 replaces it after saving a copy in $SAVED/" >&2
                 kept=1
                 continue
             fi
@@ -406,7 +409,6 @@ cmd_stubs() {
         fi
         cp "$new" "$stub" && echo "  wrote $stub"
     done
-    rm -f "$new" "$old"
     return $kept
 }
 
@@ -428,7 +430,7 @@ in_step() {
 # generator makes of its solution, as committed (a student's edits to
 # the working file do not count); each refused call is named in the contract
 check_sources() {
-    new=$(mktemp) && old=$(mktemp) || die "cannot make a temporary file"
+    new=$SCRATCH/new old=$SCRATCH/old
     for sol in $(solutions_of); do
         stub=$EXDIR/$(basename "$sol") tests=$EXDIR/tests/test_$(basename "$sol")
         [ -f "${stub%.c}.hints" ] || complain "$stub has no hints file ${stub%.c}.hints"
@@ -450,7 +452,6 @@ check_sources() {
         [ ! -d "$dir" ] || [ -f "$EXDIR/solutions/$(basename "$dir").c" ] ||
             complain "$dir: mutants of no exercise (no $EXDIR/solutions/$(basename "$dir").c)"
     done
-    rm -f "$new" "$old"
 }
 
 # graded file -> the text its grader's messages must hold, from its first
@@ -506,7 +507,8 @@ cmd_check() {
     done
     # shellcheck disable=SC2046,SC2086
     build_all "$RUNNER" $(for file in $all; do grader_of "$file"; done) || return 1
-    work=$(mktemp -d) || die "cannot make a temporary folder"
+    work=$SCRATCH/check
+    mkdir -p "$work"
     # shellcheck disable=SC2086
     grade_all built $all
     echo "Graders proven three ways: the solution passes, a fresh stub fails, every mutant fails"
@@ -514,7 +516,6 @@ cmd_check() {
     for sol in $sols; do
         prove_row "$(basename "$sol" .c)" $n
     done
-    rm -rf "$work"
     [ $bad -eq 0 ] || return 1
     echo "exercises: $(echo "$sols" | wc -l) graders proven three ways," \
         "$(echo "$all" | wc -w) files graded"
