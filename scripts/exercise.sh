@@ -366,7 +366,8 @@ cmd_reset() {
     file=$(resolve_one "$1") || exit 2
     stub=$SCRATCH/stub
     committed_stub "$file" "$stub" ||
-        die "no stub to restore $file from (no git history, no solution)"
+        die "no stub to restore $file from: this copy has neither git history nor" \
+            "solutions (git init && git add -A && git commit, once, makes make reset work)"
     if cmp -s "$stub" "$file"; then
         echo "exercise $1: $file is the stub already"
         return 0
