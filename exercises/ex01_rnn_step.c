@@ -1,5 +1,5 @@
-/* Your file: write the part marked TODO. To start over:
- *     git checkout -- exercises/ex01_rnn_step.c
+/* Your file: write the part marked TODO. Grade it: make exercise1
+ * To start over: make reset 1 (which keeps a copy in exercises/.saved/)
  * (made from the reference solution by `make exercise-stubs`) */
 /* Exercise 1 (chapter 1): one step of a recurrent network.
  *
@@ -13,7 +13,11 @@
  *     returns INVENT_OK;
  *   - if a size does not fit (h or h_next not of size m, x not of size p) or
  *     h_next is the same vector as h, returns INVENT_ESHAPE and writes nothing.
+ *   - h, x and h_next may be views (entries a stride apart), W and U views
+ *     whose rows lie further apart than their width (a tda): index them
+ *     with gsl_vector_get/set and the BLAS, not through ->data.
  * Use the BLAS (gsl_blas_dgemv), not hand-written loops over W.
+ * Write it yourself: the grade refuses calls to rnn_step and rnn_unroll.
  * Grade: make exercise1   Hints: make hint 1 (then LEVEL=2, LEVEL=3) */
 #include <math.h>
 

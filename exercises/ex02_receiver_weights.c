@@ -1,5 +1,5 @@
-/* Your file: write the part marked TODO. To start over:
- *     git checkout -- exercises/ex02_receiver_weights.c
+/* Your file: write the part marked TODO. Grade it: make exercise2
+ * To start over: make reset 2 (which keeps a copy in exercises/.saved/)
  * (made from the reference solution by `make exercise-stubs`) */
 /* Exercise 2 (chapter 2): a weight generator that breaks the symmetry.
  *
@@ -17,7 +17,10 @@
  *     input r_j; W: (T, T) receives W[j][i] = a(s_i, r_j) for every j, i;
  *   - returns INVENT_ESHAPE when S and R differ in shape, W is not (T, T), or
  *     the score's width is not d; otherwise INVENT_OK.
+ *   - S, R, W and the score's matrices may be views whose rows lie further
+ *     apart than their width (a tda), and a->v a view with a stride.
  * Use attn_additive_score (lib/score.h) for each weight; do not copy the rows.
+ * Write it yourself: the grade refuses calls to dw_weights.
  * Grade: make exercise2   Hints: make hint 2 (then LEVEL=2, LEVEL=3) */
 #include "exercises.h"
 

@@ -1,5 +1,5 @@
-/* Your file: write the part marked TODO. To start over:
- *     git checkout -- exercises/ex03_mixture.c
+/* Your file: write the part marked TODO. Grade it: make exercise3
+ * To start over: make reset 3 (which keeps a copy in exercises/.saved/)
  * (made from the reference solution by `make exercise-stubs`) */
 /* Exercise 3 (chapter 3): a dynamic weight as a mixture of a few static ones.
  *
@@ -15,8 +15,12 @@
  *   - c: (H), V: an array of H matrices, each (d, d'); M: (d, d') receives
  *     sum_j c_j V_j (M's old contents do not matter) and INVENT_OK is returned;
  *   - returns INVENT_ESHAPE, leaving M untouched, when some V_j is not of M's shape.
+ *   - the V_j and M may be views whose rows lie further apart than their
+ *     width (a tda), c a view with a stride.
  * Use gsl_matrix_set_zero and one BLAS call per V_j (gsl_blas_daxpy on a
  * row view, or gsl_matrix_scale/add on a copy) rather than loops over entries.
+ * Write it yourself: the grade refuses calls to dw_mixture, dw_diagonal and
+ * dw_onehot_sum.
  * Grade: make exercise3   Hints: make hint 3 (then LEVEL=2, LEVEL=3) */
 #include <gsl/gsl_blas.h>
 

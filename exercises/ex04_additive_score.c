@@ -1,5 +1,5 @@
-/* Your file: write the part marked TODO. To start over:
- *     git checkout -- exercises/ex04_additive_score.c
+/* Your file: write the part marked TODO. Grade it: make exercise4
+ * To start over: make reset 4 (which keeps a copy in exercises/.saved/)
  * (made from the reference solution by `make exercise-stubs`) */
 /* Exercise 4 (chapter 4): the additive tanh score.
  *
@@ -16,7 +16,11 @@
  *     returns INVENT_OK;
  *   - returns INVENT_ESHAPE, leaving *score untouched, when the shapes do not
  *     fit together (W1, W2 not (h, d) with h = v's size, x_i or x_L not (d));
- *   - allocates nothing (use row views and gsl_blas_ddot).
+ *   - allocates nothing (use row views and gsl_blas_ddot);
+ *   - W1 and W2 may be views whose rows lie further apart than their width
+ *     (a tda), v, x_i and x_L views with a stride.
+ * Write it yourself: the grade refuses calls to attn_additive_score and
+ * score_additive.
  * Grade: make exercise4   Hints: make hint 4 (then LEVEL=2, LEVEL=3) */
 #include <math.h>
 

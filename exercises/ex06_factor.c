@@ -1,5 +1,5 @@
-/* Your file: write the part marked TODO. To start over:
- *     git checkout -- exercises/ex06_factor.c
+/* Your file: write the part marked TODO. Grade it: make exercise6
+ * To start over: make reset 6 (which keeps a copy in exercises/.saved/)
  * (made from the reference solution by `make exercise-stubs`) */
 /* Exercise 6 (chapter 6): factoring A into queries and keys.
  *
@@ -16,8 +16,12 @@
  *   - writes Wq and Wk so that W_q^T W_k is the best rank-r approximation of
  *     A (A itself when rank A <= r), and returns INVENT_OK;
  *   - returns INVENT_ESHAPE for shapes that do not fit (r = 0, r > min(d, d'),
- *     Wk not (r, d'), Wq not (r, d)); frees all it allocates.
+ *     Wk not (r, d'), Wq not (r, d)); frees all it allocates, on every path;
+ *   - each singular value is split evenly: W_q W_q^T = W_k W_k^T = diag(s_1..s_r);
+ *   - A, Wq and Wk may be views whose rows lie further apart than their
+ *     width (a tda).
  * Use linalg_svd (lib/linalg.h), which returns singular values in descending order.
+ * Write it yourself: the grade refuses calls to factor_svd.
  * Grade: make exercise6   Hints: make hint 6 (then LEVEL=2, LEVEL=3) */
 #include <math.h>
 

@@ -1,5 +1,5 @@
-/* Your file: write the part marked TODO. To start over:
- *     git checkout -- exercises/ex07a_softmax.c
+/* Your file: write the part marked TODO. Grade it: make exercise7a
+ * To start over: make reset 7a (which keeps a copy in exercises/.saved/)
  * (made from the reference solution by `make exercise-stubs`) */
 /* Exercise 7a (chapter 7): a numerically stable, masked softmax.
  *
@@ -13,13 +13,17 @@
  * <= 0, so nothing overflows.
  *
  * Contract of ex07a_softmax(s, tau), in place on s: (T):
+ *   - s may be a view: its entries lie s->stride apart (gsl_vector_get/set);
  *   - returns INVENT_ERANGE, leaving s as it was, when tau <= 0 (or NaN) or
  *     when any score is NaN or +INFINITY;
- *   - a score of -INFINITY is masked: its weight is exactly 0;
+ *   - a score of -INFINITY is masked: its weight is exactly 0, even when tau
+ *     is +INFINITY (which gives every visible score the same weight);
  *   - if every score is -INFINITY (the position may look at nothing), every
  *     weight is 0 and no NaN appears;
  *   - otherwise the weights are finite, >= 0, and sum to 1, for scores as
- *     large as +-1e300; returns INVENT_OK.
+ *     large as +-1e300 and any T; returns INVENT_OK.
+ * Write it yourself: the grade refuses calls to softmax_vector, softmax_rows,
+ * attn_weights, attn_matrix_form and attn_sum_form.
  * Grade: make exercise7a   Hints: make hint 7a (then LEVEL=2, LEVEL=3) */
 #include <math.h>
 

@@ -1,5 +1,5 @@
-/* Your file: write the part marked TODO. To start over:
- *     git checkout -- exercises/ex07b_causal_attention.c
+/* Your file: write the part marked TODO. Grade it: make exercise7b
+ * To start over: make reset 7b (which keeps a copy in exercises/.saved/)
  * (made from the reference solution by `make exercise-stubs`) */
 /* Exercise 7b (chapter 7): causal attention in matrix form.
  *
@@ -16,8 +16,13 @@
  *     above into out and returns INVENT_OK;
  *   - returns INVENT_ESHAPE when the shapes do not fit (Q and K of different
  *     widths or lengths, V not of T rows, out not (T, dv));
- *   - frees whatever it allocates, on every path.
+ *   - frees whatever it allocates, on every path, and keeps nothing from one
+ *     call to the next; Q, K and V are only read (const);
+ *   - Q, K, V and out may be views whose rows lie further apart than their
+ *     width (a tda).
  * Use the library: gsl_blas_dgemm for both products, mask_causal, softmax_rows.
+ * Write it yourself: the grade refuses calls to attn_matrix_form,
+ * attn_sum_form and attn_weights.
  * Grade: make exercise7b   Hints: make hint 7b (then LEVEL=2, LEVEL=3) */
 #include <gsl/gsl_blas.h>
 

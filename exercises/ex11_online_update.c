@@ -1,5 +1,5 @@
-/* Your file: write the part marked TODO. To start over:
- *     git checkout -- exercises/ex11_online_update.c
+/* Your file: write the part marked TODO. Grade it: make exercise11
+ * To start over: make reset 11 (which keeps a copy in exercises/.saved/)
  * (made from the reference solution by `make exercise-stubs`) */
 /* Exercise 11 (chapter 11): attention with a running (online) softmax.
  *
@@ -23,7 +23,10 @@
  *     (at V + i * dh) the value of key i; *m, *l, acc: (dh) the running state;
  *   - updates the state as above and returns INVENT_OK;
  *   - returns INVENT_ERANGE, changing nothing, when n or dh is 0;
- *   - allocates nothing.
+ *   - any n and dh (a tile of 1000 keys, values of 1000 entries); reads s
+ *     and V only, writes acc[0..dh-1] and nothing past it; allocates nothing.
+ * Write it yourself: the grade refuses calls to attn_naive, attn_blas and
+ * attn_tiled.
  * Grade: make exercise11   Hints: make hint 11 (then LEVEL=2, LEVEL=3) */
 #include <math.h>
 

@@ -1,5 +1,5 @@
-/* Your file: write the part marked TODO. To start over:
- *     git checkout -- exercises/ex12a_softmax_backward.c
+/* Your file: write the part marked TODO. Grade it: make exercise12a
+ * To start over: make reset 12a (which keeps a copy in exercises/.saved/)
  * (made from the reference solution by `make exercise-stubs`) */
 /* Exercise 12a (chapter 12): the backward pass of the softmax.
  *
@@ -17,7 +17,11 @@
  *     incoming gradient; writes dS: (T, T') row by row as above and returns
  *     INVENT_OK;
  *   - dS may be the same matrix as dW (in place): read what you need first;
- *   - returns INVENT_ESHAPE when the three shapes differ; allocates nothing.
+ *   - returns INVENT_ESHAPE when the three shapes differ; allocates nothing;
+ *   - W, dW and dS may be views whose rows lie further apart than their
+ *     width (a tda).
+ * Write it yourself: the grade refuses calls to grad_softmax_rows and
+ * grad_attention.
  * Grade: make exercise12a   Hints: make hint 12a (then LEVEL=2, LEVEL=3) */
 #include <gsl/gsl_blas.h>
 

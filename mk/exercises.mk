@@ -1,21 +1,55 @@
 # Exercises that grade themselves (see README, "Exercises").
+#
 # One source per exercise: exercises/solutions/exNN_topic.c is the full
-# solution with the student's part between BEGIN/END SOLUTION markers;
+# solution, with the student's part between BEGIN/END SOLUTION markers;
 # scripts/exercise-stub.sh turns it into the student's file exercises/exNN_topic.c.
-# Graders: exercises/tests/test_exNN_topic.c, linked once with the student's
-# file (grade-yours/) and once with the solution (grade-solution/).
+# scripts/exercise.sh owns everything about exercise ids: make forwards
+# `make exerciseN`, `make next`, `make hint N`, `make watch N` and `make reset N`
+# to it.
+#
+# One link rule for every graded file: the student's, a solution, a fresh
+# stub, or a mutant (a wrong solution that its grader must fail), each with
+# the grader of its exercise, exercises/tests/test_exNN_topic.c:
+#   exercises/ex07a_softmax.c                      -> $(EX_DIR)/ex07a_softmax.grader
+#   exercises/solutions/ex07a_softmax.c            -> $(EX_DIR)/solutions/ex07a_softmax.grader
+#   exercises/mutants/ex07a_softmax/nan_tau.c      -> $(EX_DIR)/mutants/ex07a_softmax/nan_tau.grader
+#   $(EX_DIR)/stubs/ex07a_softmax.c (generated)    -> $(EX_DIR)/stubs/ex07a_softmax.grader
 
 EX_DIR       := $(BUILD)/exercises
 EX_STUBS     := $(sort $(wildcard exercises/ex[0-9][0-9]*_*.c))
-EX_GRADE_OBJ := $(EX_DIR)/tests/grade.o
-EX_SCRIPT     = BUILD=$(BUILD) MAKE="$(MAKE)" scripts/exercise.sh
+EX_SOLUTIONS := $(sort $(wildcard exercises/solutions/ex[0-9][0-9]*_*.c))
+EX_MUTANTS   := $(sort $(wildcard exercises/mutants/ex[0-9][0-9]*_*/*.c))
+EX_GRADE_OBJ := $(EX_DIR)/tests/grade.o $(EX_DIR)/tests/grade-guard.o
+EX_RUNNER    := $(EX_DIR)/grade-run
+EX_SCRIPT     = BUILD=$(BUILD) SAN=$(SAN) LEVEL=$(LEVEL) FORCE=$(FORCE) MAKE="$(MAKE)" \
+                scripts/exercise.sh
 
-# exercises/ex07a_softmax.c -> 7a, and its chapter 7
-ex_tag     = $(firstword $(subst _, ,$(patsubst ex%,%,$(notdir $(1)))))
-ex_id      = $(patsubst 0%,%,$(call ex_tag,$(1)))
-ex_chapter = $(firstword $(subst a, ,$(subst b, ,$(subst c, ,$(subst d, ,$(call ex_id,$(1)))))))
-EX_IDS     := $(foreach s,$(EX_STUBS),$(call ex_id,$(s)) $(call ex_chapter,$(s)))
-EX_GOALS   := $(addprefix exercise,$(sort $(EX_IDS)))
+EX_GRADERS  := $(EX_STUBS:exercises/%.c=$(EX_DIR)/%.grader) \
+               $(EX_SOLUTIONS:exercises/%.c=$(EX_DIR)/%.grader) \
+               $(EX_SOLUTIONS:exercises/solutions/%.c=$(EX_DIR)/stubs/%.grader) \
+               $(EX_MUTANTS:exercises/%.c=$(EX_DIR)/%.grader)
+
+# a grader's path -> the object of its exercise's tests (the exNN_ part of the path)
+ex_tests = $(EX_DIR)/tests/test_$(firstword $(filter ex0% ex1% ex2%,\
+           $(subst /, ,$(basename $(1:$(EX_DIR)/%=%))))).o
+
+$(foreach g,$(EX_GRADERS),$(eval $(g): $(call ex_tests,$(g))))
+
+$(EX_DIR)/%.grader: $(EX_DIR)/%.o $(EX_GRADE_OBJ) $(LIB)
+	$(call say,LD,$@)
+	$(Q)$(CC) $(LDFLAGS) $(filter %.o,$^) $(LIB) -lcriterion $(LDLIBS) -o $@
+
+$(EX_DIR)/stubs/%.c: exercises/solutions/%.c scripts/exercise-stub.sh
+	@mkdir -p $(@D)
+	$(Q)scripts/exercise-stub.sh $< >$@
+
+$(EX_DIR)/stubs/%.o: $(EX_DIR)/stubs/%.c
+	$(call say,CC,$<)
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
+
+$(EX_RUNNER): $(EX_DIR)/tests/grade-run.o
+	$(call say,LD,$@)
+	$(Q)$(CC) $(LDFLAGS) $^ -o $@
 
 $(EX_DIR)/%.o: CPPFLAGS += -Iexercises
 
@@ -23,54 +57,61 @@ $(EX_DIR)/%.o: CPPFLAGS += -Iexercises
 # warning is shown, but it does not stop the grading as -Werror would.
 $(EX_DIR)/ex%.o: CFLAGS := $(filter-out -Werror,$(CFLAGS))
 
-$(EX_DIR)/grade-yours/%: $(EX_DIR)/tests/test_%.o $(EX_DIR)/%.o $(EX_GRADE_OBJ) $(LIB)
-	$(call say,LD,$@)
-	@mkdir -p $(@D)
-	$(Q)$(CC) $(LDFLAGS) $^ -lcriterion $(LDLIBS) -o $@
+# ------------------------------------------------------------ entry points
 
-$(EX_DIR)/grade-solution/%: $(EX_DIR)/tests/test_%.o $(EX_DIR)/solutions/%.o $(EX_GRADE_OBJ) $(LIB)
-	$(call say,LD,$@)
-	@mkdir -p $(@D)
-	$(Q)$(CC) $(LDFLAGS) $^ -lcriterion $(LDLIBS) -o $@
-
-exercises: deps-auto $(LIB) $(EX_GRADE_OBJ) ## scoreboard: grade every exercise with your files
+exercises: deps-auto ## scoreboard: grade every exercise with your files
 	$(Q)$(EX_SCRIPT) board
 
-exerciseN: ## grade exercise N with your file, every message shown (make exercise1, make exercise7a)
-	@echo "write the exercise's number: make exercise1 (make exercises lists them)"
+exerciseN: deps-auto ## grade exercise N with your file, every message shown: make exercise1, make exercise7a (SAN=1: with ASan and UBSan)
+	$(Q)$(EX_SCRIPT) grade N
 
-$(EX_GOALS): deps-auto $(LIB) $(EX_GRADE_OBJ)
-	$(Q)$(EX_SCRIPT) grade $(patsubst exercise%,%,$@)
+# `make exercise7a`: whatever follows "exercise" goes to the script
+EX_GRADE_GOALS := $(filter-out exercises exercises-check exercise-stubs exerciseN,\
+                  $(filter exercise%,$(MAKECMDGOALS)))
+ifneq ($(EX_GRADE_GOALS),)
+$(EX_GRADE_GOALS): exercise%: deps-auto
+	$(Q)$(EX_SCRIPT) grade $*
+endif
 
-solutions: deps-auto $(LIB) $(EX_GRADE_OBJ) ## grade the reference solutions (all must pass)
+next: deps-auto ## the first exercise you have not solved yet, and how to grade it
+	$(Q)$(EX_SCRIPT) next
+
+# `make hint 7a LEVEL=2`, `make watch 7a`, `make reset 7a`: the goals after
+# the verb are its arguments, for the script; as goals they do nothing.
+EX_VERB := $(filter hint watch reset,$(firstword $(MAKECMDGOALS)))
+EX_ARGS := $(if $(EX_VERB),$(wordlist 2,$(words $(MAKECMDGOALS)),$(MAKECMDGOALS)))
+
+hint: ## one hint for exercise N: make hint N (the next ones: LEVEL=2, LEVEL=3)
+	$(Q)$(EX_SCRIPT) hint $(EX_ARGS)
+
+watch: deps-auto ## regrade exercise N whenever its file changes: make watch N
+	$(Q)$(EX_SCRIPT) watch $(EX_ARGS)
+
+reset: ## start exercise N over: your file goes to exercises/.saved/, the stub comes back
+	$(Q)$(EX_SCRIPT) reset $(EX_ARGS)
+
+ifneq ($(EX_ARGS),)
+$(EX_ARGS):
+	@:
+endif
+
+# a number as a goal of its own, not after a verb: say what was meant
+EX_STRAY := $(if $(EX_VERB),,$(filter 0% 1% 2% 3% 4% 5% 6% 7% 8% 9%,$(MAKECMDGOALS)))
+ifneq ($(EX_STRAY),)
+$(EX_STRAY):
+	@echo "make $@: a number alone is not a target; try make exercise$@ or make hint $@" >&2; exit 2
+endif
+
+solutions: deps-auto ## grade the reference solutions (all must pass)
 	$(Q)$(EX_SCRIPT) solutions
 
-exercise-stubs: ## instructors: regenerate exercises/exNN_*.c from the solutions (overwrites them)
+exercise-stubs: ## instructors: remake exercises/exNN_*.c from the solutions (keeps edited files unless FORCE=1)
 	$(Q)$(EX_SCRIPT) stubs
 
-exercises-check: $(LIB) $(EX_GRADE_OBJ)
+exercises-check: ## instructors: prove every grader three ways (solutions pass, fresh stubs fail, every mutant fails)
 	$(Q)$(EX_SCRIPT) check
 
 TEST_STEPS += exercises-check
 
-# `make hint 4 LEVEL=2`, `make watch 4`: the number is a goal of its own,
-# which is caught here so that make does not look for a target `4`.
-EX_NUMBER_GOALS := $(filter 0% 1% 2% 3% 4% 5% 6% 7% 8% 9%,$(MAKECMDGOALS))
-EX_NUMBER       := $(firstword $(EX_NUMBER_GOALS))
-
-hint: ## show the first hint for exercise N: make hint N (next ones: LEVEL=2, LEVEL=3)
-	$(Q)$(EX_SCRIPT) hint $(or $(EX_NUMBER),$(error which exercise? e.g. make hint 1)) $(or $(LEVEL),1)
-
-watch: deps-auto $(LIB) $(EX_GRADE_OBJ) ## regrade exercise N on every save: make watch N
-	$(Q)$(EX_SCRIPT) watch $(or $(EX_NUMBER),$(error which exercise? e.g. make watch 1))
-
-ifneq ($(filter hint watch,$(MAKECMDGOALS)),)
-$(EX_NUMBER_GOALS):
-	@:
-else ifneq ($(EX_NUMBER_GOALS),)
-$(EX_NUMBER_GOALS):
-	@echo "make $@: a number alone is not a target; try make exercise$@ or make hint $@" >&2; exit 2
-endif
-
-.PHONY: exercises exerciseN $(EX_GOALS) solutions exercise-stubs exercises-check hint watch \
-        $(EX_NUMBER_GOALS)
+.PHONY: exercises exerciseN $(EX_GRADE_GOALS) next hint watch reset $(EX_ARGS) $(EX_STRAY) \
+        solutions exercise-stubs exercises-check

@@ -19,8 +19,9 @@ awk -v src="$1" '
     function fail(msg) { printf "%s:%d: %s\n", src, NR, msg > "/dev/stderr"; bad = 1; exit 2 }
     NR == 1 {
         n = split(src, parts, "/")
-        printf "/* Your file: write the part marked TODO. To start over:\n"
-        printf " *     git checkout -- exercises/%s\n", parts[n]
+        id = parts[n]; sub(/^ex0*/, "", id); sub(/_.*/, "", id)
+        printf "/* Your file: write the part marked TODO. Grade it: make exercise%s\n", id
+        printf " * To start over: make reset %s (which keeps a copy in exercises/.saved/)\n", id
         printf " * (made from the reference solution by `make exercise-stubs`) */\n"
     }
     /\/\* BEGIN SOLUTION \*\// {

@@ -1,63 +1,166 @@
 #!/bin/sh
-# The exercises' front end, called by mk/exercises.mk (BUILD and MAKE come
-# from make; an exercise is named by its number, e.g. 1, 7 or 7a).
-#   exercise.sh grade ID...     grade your files, with every message
-#   exercise.sh board           scoreboard of your files (exercises/exNN_*.c)
-#   exercise.sh solutions       scoreboard of the reference solutions; fails unless all pass
-#   exercise.sh check           make test's step: stubs as generated, solutions pass, stubs fail
-#   exercise.sh stubs           regenerate every stub from its solution
-#   exercise.sh hint ID [LEVEL] one hint (level 1 first)
-#   exercise.sh watch ID        regrade on every save (needs inotifywait)
+# The exercises' front end, and the one place that knows what an exercise id
+# is (1, 01, 7 for both of chapter 7's, 7a). mk/exercises.mk forwards here:
+#   exercise.sh grade ID...   make exerciseN: grade your file, every message shown
+#   exercise.sh board         make exercises: the scoreboard of your files
+#   exercise.sh next          make next: the first exercise not solved yet
+#   exercise.sh hint ID       make hint N (LEVEL=2, 3 for the next ones)
+#   exercise.sh watch ID      make watch N: regrade whenever that file changes
+#   exercise.sh reset ID      make reset N: save your file, then restore the stub
+#   exercise.sh solutions     make solutions: every reference solution must pass
+#   exercise.sh stubs         make exercise-stubs: remake the stubs (FORCE=1 for edited ones)
+#   exercise.sh check         make exercises-check: solutions pass, fresh stubs
+#                             fail, every mutant fails with its expected message
+# From make: BUILD, MAKE, SAN (1: build and grade under ASan and UBSan), LEVEL, FORCE.
 set -u
 BUILD=${BUILD:-build}
 MAKE=${MAKE:-make}
+SAN=${SAN:-}
+LEVEL=${LEVEL:-1}
+FORCE=${FORCE:-}
 EXDIR=exercises
 GEN=scripts/exercise-stub.sh
+SAVED=$EXDIR/.saved
+GRADER_SECONDS=20 # a whole grader; each of its tests has 3 s (grade.h)
+MEMORY_MB=2048    # address space of each of a grader's processes
+JOBS=$((2 * $(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)))
 
-die() { echo "exercise: $*" >&2; exit 2; }
+die() {
+    echo "exercise: $*" >&2
+    exit 2
+}
+
+# one scratch folder per run, removed however the run ends (Ctrl-C too)
+SCRATCH=$(mktemp -d) || die "cannot make a temporary folder"
+trap 'rm -rf "$SCRATCH"' EXIT
+trap 'exit 130' INT TERM
+
+# the build folder in use: under SAN=1 the one of make san-tests, whose
+# objects are built with the same flags
+OUT=$BUILD
+if [ -n "$SAN" ]; then
+    OUT=$BUILD/san
+    # a huge allocation fails as it does without them, which a limit on the
+    # address space cannot do here: the sanitizers reserve terabytes of it
+    ASAN_OPTIONS=allocator_may_return_null=1:max_allocation_size_mb=$MEMORY_MB
+    export ASAN_OPTIONS=$ASAN_OPTIONS:detect_leaks=0:print_legend=0
+    export UBSAN_OPTIONS=print_stacktrace=1
+    MEMORY_MB=0
+fi
+RUNNER=$OUT/exercises/grade-run
+
+# ------------------------------------------------------------------ ids
 
 # ID (1, 01, 7, 7a) -> the student files it names, one per line
 resolve() {
-    id=$1
-    num=$(printf '%s' "$id" | sed -n 's/^0*\([0-9][0-9]*\)\([a-z]\{0,1\}\)$/\1/p')
-    [ -n "$num" ] || die "'$id' is not an exercise number (1, 7 or 7a; make exercises lists them)"
-    letter=$(printf '%s' "$id" | sed 's/^[0-9]*//')
+    case $1 in
+    '') die "which exercise? e.g. make exercise1 (make exercises lists them)" ;;
+    N) die "write the exercise's number in place of N: make exercise1, make exercise7a" ;;
+    esac
+    num=$(printf '%s' "$1" | sed -n 's/^0*\([0-9][0-9]*\)\([a-z]\{0,1\}\)$/\1/p')
+    [ -n "$num" ] || die "'$1' is not an exercise number (1, 7 or 7a; make exercises lists them)"
+    letter=$(printf '%s' "$1" | sed 's/^[0-9]*//')
     tag=$(printf '%02d%s' "$num" "$letter")
     found=$(ls "$EXDIR"/ex"$tag"_*.c 2>/dev/null)
     [ -n "$found" ] || [ -n "$letter" ] || found=$(ls "$EXDIR"/ex"$tag"[a-z]_*.c 2>/dev/null)
-    [ -n "$found" ] || die "no exercise $id (make exercises lists them)"
+    [ -n "$found" ] || die "no exercise $1 (make exercises lists them)"
     printf '%s\n' "$found"
+}
+
+# ID -> its one student file; a chapter of several exercises must say which
+resolve_one() {
+    files=$(resolve "$1") || exit 2
+    [ "$(printf '%s\n' "$files" | wc -l)" -eq 1 ] ||
+        die "chapter $1 has several exercises; name one:" \
+            "$(for f in $files; do id_of "$f"; done | tr '\n' ' ')"
+    printf '%s\n' "$files"
 }
 
 # exercises/ex07a_softmax.c -> 7a
 id_of() { basename "$1" .c | sed 's/^ex0*\([0-9]*[a-z]\{0,1\}\)_.*/\1/'; }
 
-# NAME KIND(yours|solution) -> path of the grader binary
-binary() { echo "$BUILD/exercises/grade-$2/$1"; }
+# a graded file (yours, a solution, a stub, a mutant) -> ex07a_softmax
+topic_of() { printf '%s\n' "${1%.c}" | tr / '\n' | grep -m 1 '^ex[0-9][0-9]*[a-z]\{0,1\}_'; }
 
-# NAME KIND -> builds the grader; on failure prints the compiler's messages
+stubs_of() { ls "$EXDIR"/ex[0-9][0-9]*_*.c 2>/dev/null; }
+solutions_of() { ls "$EXDIR"/solutions/ex[0-9][0-9]*_*.c 2>/dev/null; }
+mutants_of() { ls "$EXDIR"/mutants/"$1"/*.c 2>/dev/null; }
+
+# ------------------------------------------------------------- grading
+
+# a graded file -> its grader (mk/exercises.mk's one link rule)
+grader_of() {
+    case $1 in
+    "$OUT"/*) echo "${1%.c}.grader" ;;
+    *) echo "$OUT/${1%.c}.grader" ;;
+    esac
+}
+
+# TARGET... -> made, quietly; on failure the compiler's messages, indented
 build() {
-    log=$("$MAKE" --no-print-directory -s SKIP_DEPS=1 BUILD="$BUILD" "$(binary "$1" "$2")" 2>&1)
-    status=$?
-    [ $status -eq 0 ] && return 0
-    printf '%s\n' "$log" | grep -v '^make\(\[[0-9]*\]\)\{0,1\}: \*\*\*' | sed 's/^/    | /'
+    if [ -n "$SAN" ]; then
+        made=$("$MAKE" --no-print-directory -s SKIP_DEPS=1 BUILD="$OUT" SAN=1 OPT="-O1 -g" "$@" \
+            2>&1)
+    else
+        made=$("$MAKE" --no-print-directory -s SKIP_DEPS=1 BUILD="$BUILD" "$@" 2>&1)
+    fi && return 0
+    printf '%s\n' "$made" | grep -v '^make\(\[[0-9]*\]\)\{0,1\}: \*\*\*\|^  \(CC\|LD\|AR\) ' |
+        sed 's/^/    | /'
     return 1
 }
 
-# NAME KIND -> runs the grader; sets $summary to its GRADE line, prints nothing
-run_quiet() {
-    out=$(timeout 300 "$(binary "$1" "$2")" --jobs 2 2>&1)
-    summary=$(printf '%s\n' "$out" | grep '^GRADE ' | tail -n 1)
+# grader source -> the names on its line " * Refused calls: ...": the
+# function graded against and its equals
+refused_names() { sed -n 's/^ \* Refused calls: *//p' "$1" | sed 's/ *\*\/.*//'; }
+
+# TARGET... -> made, in parallel even when make was not given -j (a make
+# given -j hands its jobs down)
+build_all() {
+    case ${MAKEFLAGS:-} in
+    *jobserver*) build "$@" ;;
+    *) build -j"$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)" "$@" ;;
+    esac
 }
 
-# "GRADE tests=7 passed=5 ..." FIELD -> value
+# a graded file -> the refused calls that its object makes
+refused_calls() {
+    names=$(refused_names "$EXDIR/tests/test_$(topic_of "$1").c")
+    [ -n "$names" ] || return 0
+    obj=$(grader_of "$1")
+    nm -u "${obj%.grader}.o" | awk -v names="$names" '
+        BEGIN { n = split(names, r, " "); for (i = 1; i <= n; i++) refused[r[i]] = 1 }
+        $NF in refused { printf "%s ", $NF }'
+}
+
+# grader, log -> runs it under grade-run, its messages into log; sets
+# $result, the counts that it wrote into a file that only it was told of
+# (empty when it never got that far), and $status, grade-run's. Without
+# malloc's per-thread cache, a freed block counts as free at once in the
+# heap that the leak checks measure.
+run_grader() {
+    dir=$(mktemp -d "$SCRATCH/run.XXXXXX") || die "cannot make a temporary folder"
+    GRADE_RESULT=$dir/result OPENBLAS_NUM_THREADS=1 GLIBC_TUNABLES=glibc.malloc.tcache_count=0 \
+        "$RUNNER" "$GRADER_SECONDS" "$MEMORY_MB" "$1" --jobs 2 </dev/null >"$2" 2>&1
+    status=$?
+    result=$(cat "$dir/result" 2>/dev/null)
+    rm -rf "$dir"
+}
+
+# "tests=7 passed=5 ..." FIELD -> value
 field() { printf '%s\n' "$1" | tr ' ' '\n' | sed -n "s/^$2=//p"; }
 
-# $summary -> "PASS ..." or "FAIL ..." words for one row
+# $result, $status -> "PASS ..." or "FAIL ..."
 verdict() {
-    [ -n "$summary" ] || { echo "FAIL  the grader did not finish (killed?)"; return; }
-    t=$(field "$summary" tests) p=$(field "$summary" passed)
-    c=$(field "$summary" crashed) o=$(field "$summary" timed_out)
+    if [ -z "$result" ] && [ "$status" -eq 124 ]; then
+        echo "FAIL  stopped after $GRADER_SECONDS s: a loop or a constructor that never returns?"
+        return
+    fi
+    if [ -z "$result" ]; then
+        echo "FAIL  the grader ended before its report (status $status)"
+        return
+    fi
+    t=$(field "$result" tests) p=$(field "$result" passed)
+    c=$(field "$result" crashed) o=$(field "$result" timed_out)
     extra=""
     [ "$c" -gt 0 ] && extra="$extra, $c crashed"
     [ "$o" -gt 0 ] && extra="$extra, $o timed out"
@@ -68,48 +171,106 @@ verdict() {
     fi
 }
 
-# KIND FILE... -> one scoreboard row per exercise; sets $passed $failed $broken
-board() {
-    kind=$1
+# graded file, log -> sets $v, the verdict, and writes the grader's
+# messages (or why it did not run) into log; the grader must be built
+grade_one() {
+    refused=$(refused_calls "$1")
+    if [ -n "$refused" ]; then
+        echo "  -> $1 calls ${refused% }: the library's own version of what this exercise" \
+            "asks you to write (the contract lists them). Replace that call with your code." >"$2"
+        v="FAIL  calls ${refused% }: write it yourself"
+        return
+    fi
+    run_grader "$(grader_of "$1")" "$2"
+    v=$(verdict)
+}
+
+# log -> one line per sanitizer report: what it found, at the graded file's
+# line (paths cut to start at the project's exercises/)
+sanitizer_summary() {
+    awk '
+        function spot(s) { sub(/.*[^a-zA-Z_]exercises\//, "exercises/", s); return s }
+        /ERROR: AddressSanitizer: / {
+            what = $0; sub(/.*AddressSanitizer: /, "", what); sub(/ on .*/, "", what)
+            pending = 1
+            next
+        }
+        pending && /^(READ|WRITE) of size/ { what = what ", " $1 " of " $4 " bytes"; next }
+        pending && / in .*exercises\// && !/exercises\/tests\// {
+            print "  ASan: " what ", at " spot($NF)
+            pending = 0
+        }
+        /exercises\/.*: runtime error: / && !/exercises\/tests\// {
+            at = $1; sub(/:$/, "", at); msg = $0; sub(/.*runtime error: /, "", msg)
+            print "  UBSan: " msg ", at " spot(at)
+        }' "$1" | sort -u
+}
+
+# MODE (build: make each grader first; built: make did) FILE... -> all
+# graded, JOBS at a time; file number n leaves its verdict in
+# $work/n.verdict and its messages in $work/n.log
+grade_all() {
+    mode=$1 n=0
     shift
-    passed=0 failed=0 broken=0
     for file in "$@"; do
-        name=$(basename "$file" .c)
-        row=$(printf '  %-4s %-28s' "$(id_of "$file")" "$name")
-        if ! msg=$(build "$name" "$kind"); then
-            echo "$row does not compile:"
-            printf '%s\n' "$msg"
-            broken=$((broken + 1))
-            continue
-        fi
-        run_quiet "$name" "$kind"
-        v=$(verdict)
-        echo "$row $v"
-        case $v in PASS*) passed=$((passed + 1)) ;; *) failed=$((failed + 1)) ;; esac
+        n=$((n + 1))
+        echo "$mode $work $n $file"
+    done | xargs -P "$JOBS" -L 1 sh "$0" one
+}
+
+# internal, for grade_all: MODE DIR N FILE
+cmd_one() {
+    if [ "$1" = build ] && ! build "$RUNNER" "$(grader_of "$4")" >"$2/$3.log"; then
+        echo "does not compile:" >"$2/$3.verdict"
+        return
+    fi
+    grade_one "$4" "$2/$3.log"
+    echo "$v" >"$2/$3.verdict"
+}
+
+# FILE... -> one scoreboard row per file, built in one go, then graded
+# JOBS at a time; sets $passed $failed $broken
+board() {
+    passed=0 failed=0 broken=0
+    work=$SCRATCH/board
+    mkdir -p "$work"
+    # errors are shown under each file's row, below
+    # shellcheck disable=SC2046
+    build -k "$RUNNER" $(for file in "$@"; do grader_of "$file"; done) >/dev/null
+    grade_all build "$@"
+    n=0
+    for file in "$@"; do
+        n=$((n + 1))
+        v=$(cat "$work/$n.verdict" 2>/dev/null)
+        printf '  %-4s %-28s %s\n' "$(id_of "$file")" "$(basename "$file" .c)" "$v"
+        case $v in
+        PASS*) passed=$((passed + 1)) ;;
+        "does not compile"*) broken=$((broken + 1)) && cat "$work/$n.log" ;;
+        *) failed=$((failed + 1)) ;;
+        esac
     done
 }
 
-stubs_of() { ls "$EXDIR"/ex[0-9][0-9]*_*.c 2>/dev/null; }
-solutions_of() { ls "$EXDIR"/solutions/ex[0-9][0-9]*_*.c 2>/dev/null; }
+# ------------------------------------------------------ student commands
 
 cmd_grade() {
-    [ $# -gt 0 ] || die "which exercise? e.g. make exercise1"
     files=$(for id in "$@"; do resolve "$id" || exit 2; done) || exit 2
+    [ -n "$files" ] || die "which exercise? e.g. make exercise1"
     all=0
+    log=$SCRATCH/log
     for file in $files; do
-        name=$(basename "$file" .c)
-        echo "== exercise $(id_of "$file"): $file"
-        if ! build "$name" yours; then
-            echo "== exercise $(id_of "$file"): does not compile; fix the first error above"
+        id=$(id_of "$file")
+        echo "== exercise $id: $file${SAN:+ (with ASan and UBSan)}"
+        if ! build "$RUNNER" "$(grader_of "$file")"; then
+            echo "== exercise $id: does not compile; fix the first error above"
             all=1
             continue
         fi
-        out=$(timeout 300 "$(binary "$name" yours)" --jobs 2 2>&1)
-        printf '%s\n' "$out" | grep -v '^GRADE '
-        summary=$(printf '%s\n' "$out" | grep '^GRADE ' | tail -n 1)
-        v=$(verdict)
-        echo "== exercise $(id_of "$file"): $v"
-        case $v in PASS*) ;; *) all=1; echo "   stuck? make hint $(id_of "$file")" ;; esac
+        grade_one "$file" "$log"
+        cat "$log"
+        [ -z "$SAN" ] || sanitizer_summary "$log"
+        echo "== exercise $id: $v"
+        case $v in PASS*) ;; *) all=1 && echo "   stuck? make hint $id" ;; esac
     done
     return $all
 }
@@ -119,31 +280,137 @@ cmd_board() {
     [ -n "$files" ] || die "no exercises in $EXDIR/"
     echo "Exercises: your files in $EXDIR/"
     # shellcheck disable=SC2086
-    board yours $files
-    echo "$passed passed, $((failed + broken)) to go."
-    echo "Details: make exerciseN   A hint: make hint N"
+    board $files
+    echo "$passed of $((passed + failed + broken)) done."
+    echo "Next: make next   Details: make exerciseN   A hint: make hint N"
 }
+
+# file OUT -> its stub as committed (git), else as the generator makes it
+# from the solution; fails when neither is at hand
+committed_stub() {
+    git show HEAD:"$1" >"$2" 2>/dev/null && return 0
+    sol=$EXDIR/solutions/$(basename "$1")
+    [ -r "$sol" ] && "$GEN" "$sol" >"$2" 2>/dev/null
+}
+
+# file -> 0 when it is still the stub (nothing written yet)
+untouched() {
+    committed_stub "$1" "$SCRATCH/stub" && cmp -s "$SCRATCH/stub" "$1"
+}
+
+# file -> a copy in exercises/.saved/, named by the time; prints where
+save_copy() {
+    mkdir -p "$SAVED" || die "cannot make $SAVED/"
+    copy=$SAVED/$(basename "$1" .c).$(date +%Y%m%d-%H%M%S).c
+    cp "$1" "$copy" || die "cannot save $1 as $copy"
+    echo "$copy"
+}
+
+# file -> the opening of its contract: the title, then what the exercise
+# is about (up to the third empty line, at most 10 lines)
+contract_opening() {
+    awk '/^\/\* Exercise/ { on = 1 } on && /^ \*$/ && ++blank == 3 { exit } on && ++n <= 10' "$1" |
+        sed 's/^\/\* //; s/^ \* \{0,1\}//; s/^/    /; s/^ *$//'
+}
+
+cmd_next() {
+    done_count=0 total=$(stubs_of | wc -l)
+    log=$SCRATCH/log
+    for file in $(stubs_of); do
+        if ! untouched "$file" && build "$RUNNER" "$(grader_of "$file")" >/dev/null; then
+            grade_one "$file" "$log"
+            case $v in PASS*) done_count=$((done_count + 1)) && continue ;; esac
+        fi
+        id=$(id_of "$file")
+        echo "Next: exercise $id, $file ($done_count of $total done)"
+        contract_opening "$file"
+        echo
+        echo "Grade it: make exercise$id   A hint: make hint $id   Regrade on save: make watch $id"
+        return 0
+    done
+    echo "All $total exercises pass. Well done."
+}
+
+cmd_hint() {
+    [ $# -eq 1 ] || die "which exercise? one at a time: make hint 1 (then make hint 1 LEVEL=2)"
+    case $LEVEL in '' | *[!0-9]*) die "LEVEL must be a number, got '$LEVEL'" ;; esac
+    file=$(resolve_one "$1") || exit 2
+    hints="${file%.c}.hints"
+    [ -r "$hints" ] || die "no hints for $file"
+    total=$(grep -c '^## ' "$hints")
+    if [ "$LEVEL" -lt 1 ] || [ "$LEVEL" -gt "$total" ]; then
+        die "exercise $1 has hints 1 to $total; there is no level $LEVEL"
+    fi
+    echo "Hint $LEVEL of $total for $file:"
+    awk -v want="$LEVEL" '/^## / { n++; next } n == want' "$hints"
+    [ "$LEVEL" -eq "$total" ] || echo "(next: make hint $1 LEVEL=$((LEVEL + 1)))"
+}
+
+cmd_watch() {
+    [ $# -eq 1 ] || die "which exercise? one at a time: make watch 1"
+    files=$(resolve "$1") || exit 2
+    while :; do
+        [ -t 1 ] && printf '\033[H\033[2J' # clear the screen
+        cmd_grade "$1"
+        # shellcheck disable=SC2086
+        before=$(cksum $files)
+        # shellcheck disable=SC2086
+        echo "== watching" $files "for a change (Ctrl-C to stop)"
+        # shellcheck disable=SC2086
+        while [ "$(cksum $files)" = "$before" ]; do sleep 1; done
+    done
+}
+
+cmd_reset() {
+    [ $# -eq 1 ] || die "which exercise? one at a time: make reset 1"
+    file=$(resolve_one "$1") || exit 2
+    stub=$SCRATCH/stub
+    committed_stub "$file" "$stub" ||
+        die "no stub to restore $file from: this copy has neither git history nor" \
+            "solutions (git init && git add -A && git commit, once, makes make reset work)"
+    if cmp -s "$stub" "$file"; then
+        echo "exercise $1: $file is the stub already"
+        return 0
+    fi
+    copy=$(save_copy "$file") || exit 2
+    cp "$stub" "$file" || die "cannot write $file"
+    echo "exercise $1: your file is saved as $copy; $file is the stub again"
+}
+
+# ----------------------------------------------------- instructor commands
 
 cmd_solutions() {
     files=$(solutions_of)
     [ -n "$files" ] || { echo "no reference solutions in this copy ($EXDIR/solutions/)"; return 0; }
     echo "Reference solutions: $EXDIR/solutions/"
     # shellcheck disable=SC2086
-    board solution $files
+    board $files
     echo "$passed passed, $failed failed, $broken do not compile"
     [ $((failed + broken)) -eq 0 ]
 }
 
+# file, scratch file -> 0 when the file is as committed (git)
+as_committed() { git show HEAD:"$1" >"$2" 2>/dev/null && cmp -s "$1" "$2"; }
+
 cmd_stubs() {
+    kept=0
+    new=$SCRATCH/new old=$SCRATCH/old
     for sol in $(solutions_of); do
-        stub="$EXDIR/$(basename "$sol")"
-        "$GEN" "$sol" >"$stub.tmp" || { rm -f "$stub.tmp"; exit 2; }
-        if cmp -s "$stub.tmp" "$stub"; then
-            rm -f "$stub.tmp"
-        else
-            mv "$stub.tmp" "$stub" && echo "  wrote $stub"
+        stub=$EXDIR/$(basename "$sol")
+        "$GEN" "$sol" >"$new" || exit 2
+        cmp -s "$new" "$stub" && continue
+        if [ -f "$stub" ] && ! as_committed "$stub" "$old"; then
+            if [ "$FORCE" != 1 ]; then
+                echo "exercise-stubs: kept $stub: it differs from its committed stub" \
+                    "(your work?); FORCE=1 replaces it after saving a copy in $SAVED/" >&2
+                kept=1
+                continue
+            fi
+            echo "  saved $stub as $(save_copy "$stub")"
         fi
+        cp "$new" "$stub" && echo "  wrote $stub"
     done
+    return $kept
 }
 
 complain() {
@@ -151,85 +418,123 @@ complain() {
     bad=1
 }
 
-cmd_check() {
-    sols=$(solutions_of)
-    if [ -z "$sols" ]; then
-        echo "exercises: no reference solutions in this copy; graders not checked"
-        return 0
-    fi
-    bad=0
-    for sol in $sols; do
-        stub="$EXDIR/$(basename "$sol")"
+# stub, what the generator makes of its solution, a scratch file -> 0
+# when the committed stub is that (in a git checkout), or else the file
+# itself; outside git a student's edits cannot be told from a stale stub,
+# and the comparison is left out
+in_step() {
+    git rev-parse --is-inside-work-tree >/dev/null 2>&1 || return 0
+    cmp -s "$2" "$1" || { git show HEAD:"$1" >"$3" 2>/dev/null && cmp -s "$2" "$3"; }
+}
+
+# each exercise has its grader, hints and stub; each stub is what the
+# generator makes of its solution, as committed (a student's edits to
+# the working file do not count); each refused call is named in the contract
+check_sources() {
+    new=$SCRATCH/new old=$SCRATCH/old
+    for sol in $(solutions_of); do
+        stub=$EXDIR/$(basename "$sol") tests=$EXDIR/tests/test_$(basename "$sol")
         [ -f "${stub%.c}.hints" ] || complain "$stub has no hints file ${stub%.c}.hints"
-        [ -f "$EXDIR/tests/test_$(basename "$sol")" ] || complain "$sol has no grader"
-        if ! "$GEN" "$sol" | cmp -s - "$stub"; then
-            complain "$stub differs from what $GEN makes of $sol; run make exercise-stubs"
-        fi
+        [ -f "$tests" ] || { complain "$sol has no grader $tests" && continue; }
+        "$GEN" "$sol" >"$new" || complain "$GEN cannot make a stub of $sol"
+        in_step "$stub" "$new" "$old" ||
+            complain "$stub is not what $GEN makes of $sol; run make exercise-stubs"
+        for name in $(refused_names "$tests"); do
+            grep -q "$name" "$sol" ||
+                complain "$sol: its contract does not name $name, a refused call"
+        done
+        [ "$(mutants_of "$(basename "$sol" .c)" | wc -l)" -ge 3 ] ||
+            complain "$sol has fewer than 3 mutants in $EXDIR/mutants/$(basename "$sol" .c)/"
     done
     for stub in $(stubs_of); do
         [ -f "$EXDIR/solutions/$(basename "$stub")" ] || complain "$stub has no solution"
     done
-    [ $bad -eq 0 ] || return 1
-    cmd_solutions || return 1
-    echo "Untouched stubs: each must fail its grader"
-    # shellcheck disable=SC2046
-    board yours $(stubs_of)
-    if [ $passed -gt 0 ] || [ $broken -gt 0 ]; then
-        echo "exercises: every untouched stub must compile and fail its grader"
-        return 1
-    fi
-    echo "exercises: $failed graders proven both ways (solutions pass, stubs fail)"
-}
-
-cmd_hint() {
-    [ $# -ge 1 ] || die "which exercise? e.g. make hint 1 (then make hint 1 LEVEL=2)"
-    level=${2:-1}
-    case $level in '' | *[!0-9]*) die "LEVEL must be a number, got '$level'" ;; esac
-    files=$(resolve "$1") || exit 2
-    if [ "$(printf '%s\n' "$files" | wc -l)" -gt 1 ]; then
-        echo "chapter $1 has several exercises; ask for one:"
-        for f in $files; do echo "  make hint $(id_of "$f")"; done
-        return 0
-    fi
-    hints="${files%.c}.hints"
-    [ -r "$hints" ] || die "no hints for $files"
-    total=$(grep -c '^## ' "$hints")
-    if [ "$level" -lt 1 ] || [ "$level" -gt "$total" ]; then
-        echo "exercise $1 has hints 1 to $total; there is no level $level"
-        return 2
-    fi
-    echo "Hint $level of $total for $files:"
-    awk -v want="$level" '/^## / { n++; next } n == want' "$hints"
-    [ "$level" -lt "$total" ] && echo "(next: make hint $1 LEVEL=$((level + 1)))"
-    return 0
-}
-
-cmd_watch() {
-    [ $# -eq 1 ] || die "which exercise? e.g. make watch 1"
-    resolve "$1" >/dev/null || exit 2
-    if ! command -v inotifywait >/dev/null 2>&1; then
-        echo "make watch needs inotifywait, which is not installed here" \
-            "(Debian: apt-get install inotify-tools)." >&2
-        echo "Without it, run make exercise$1 after each save." >&2
-        exit 2
-    fi
-    while :; do
-        cmd_grade "$1"
-        echo "== watching $EXDIR/ for a save (Ctrl-C to stop)"
-        inotifywait -qq -e close_write -e moved_to "$EXDIR/" || exit 2
+    for dir in "$EXDIR"/mutants/*/; do
+        [ ! -d "$dir" ] || [ -f "$EXDIR/solutions/$(basename "$dir").c" ] ||
+            complain "$dir: mutants of no exercise (no $EXDIR/solutions/$(basename "$dir").c)"
     done
 }
 
-[ $# -ge 1 ] || die "usage: exercise.sh grade|board|solutions|check|stubs|hint|watch [ID] [LEVEL]"
+# graded file -> the text its grader's messages must hold, from its first
+# line "/* Mutant: what it gets wrong. Expect: text */"
+expected_of() { sed -n '1s/^\/\* Mutant: .*Expect: \(.*\) \*\/$/\1/p' "$1"; }
+
+# n, file, "pass" or "fail" -> sets $verdict, that of graded file number
+# n; one complaint unless it is as wanted, and a mutant's messages hold
+# the text its first line expects
+judge() {
+    verdict=$(cat "$work/$1.verdict" 2>/dev/null)
+    case $3:$verdict in
+    pass:PASS* | fail:FAIL*) ;;
+    *) complain "$2 should $3 its grader: ${verdict:-it did not run}" ;;
+    esac
+    case $2 in "$EXDIR"/mutants/*) ;; *) return 0 ;; esac
+    expect=$(expected_of "$2")
+    if [ -z "$expect" ]; then
+        complain "$2: its first line is not /* Mutant: ... Expect: ... */"
+    elif ! grep -qF -- "$expect" "$work/$1.log"; then
+        complain "$2 fails, but its grader never says '$expect'; it said:"
+        grep -m 4 'Hint\|->\|expected' "$work/$1.log" | sed 's/^/      /'
+    fi
+}
+
+# topic, n -> one row: the verdicts of its solution (number n + 1), its
+# fresh stub (n + 2) and its mutants (from n + 3 on); sets $n to the last
+prove_row() {
+    judge $(($2 + 1)) "$EXDIR/solutions/$1.c" pass
+    sol_v=${verdict%%  *}
+    judge $(($2 + 2)) "$OUT/exercises/stubs/$1.c" fail
+    stub_v=${verdict%%  *} n=$(($2 + 2)) names=""
+    for mutant in $(mutants_of "$1"); do
+        n=$((n + 1))
+        judge $n "$mutant" fail
+        names="$names $(basename "$mutant" .c)"
+    done
+    printf '  %-4s %-24s solution %-4s stub %-4s %2d mutants:%s\n' "$(id_of "$1.c")" "$1" \
+        "$sol_v" "$stub_v" "$(mutants_of "$1" | wc -l)" "$names"
+}
+
+cmd_check() {
+    sols=$(solutions_of)
+    [ -n "$sols" ] ||
+        { echo "exercises: no reference solutions in this copy; graders not checked" && return 0; }
+    bad=0
+    check_sources
+    [ $bad -eq 0 ] || return 1
+    all=""
+    for sol in $sols; do
+        topic=$(basename "$sol" .c)
+        all="$all $sol $OUT/exercises/stubs/$topic.c $(mutants_of "$topic" | tr '\n' ' ')"
+    done
+    # shellcheck disable=SC2046,SC2086
+    build_all "$RUNNER" $(for file in $all; do grader_of "$file"; done) || return 1
+    work=$SCRATCH/check
+    mkdir -p "$work"
+    # shellcheck disable=SC2086
+    grade_all built $all
+    echo "Graders proven three ways: the solution passes, a fresh stub fails, every mutant fails"
+    n=0
+    for sol in $sols; do
+        prove_row "$(basename "$sol" .c)" $n
+    done
+    [ $bad -eq 0 ] || return 1
+    echo "exercises: $(echo "$sols" | wc -l) graders proven three ways," \
+        "$(echo "$all" | wc -w) files graded"
+}
+
+[ $# -ge 1 ] || die "usage: exercise.sh grade|board|next|hint|watch|reset|solutions|stubs|check ID"
 what=$1
 shift
 case $what in
 grade) cmd_grade "$@" ;;
 board) cmd_board ;;
-solutions) cmd_solutions ;;
-check) cmd_check ;;
-stubs) cmd_stubs ;;
+next) cmd_next ;;
 hint) cmd_hint "$@" ;;
 watch) cmd_watch "$@" ;;
+reset) cmd_reset "$@" ;;
+solutions) cmd_solutions ;;
+stubs) cmd_stubs ;;
+check) cmd_check ;;
+one) cmd_one "$@" ;;
 *) die "unknown command '$what'" ;;
 esac

@@ -12,8 +12,12 @@
  *   - c: (H), V: an array of H matrices, each (d, d'); M: (d, d') receives
  *     sum_j c_j V_j (M's old contents do not matter) and INVENT_OK is returned;
  *   - returns INVENT_ESHAPE, leaving M untouched, when some V_j is not of M's shape.
+ *   - the V_j and M may be views whose rows lie further apart than their
+ *     width (a tda), c a view with a stride.
  * Use gsl_matrix_set_zero and one BLAS call per V_j (gsl_blas_daxpy on a
  * row view, or gsl_matrix_scale/add on a copy) rather than loops over entries.
+ * Write it yourself: the grade refuses calls to dw_mixture, dw_diagonal and
+ * dw_onehot_sum.
  * Grade: make exercise3   Hints: make hint 3 (then LEVEL=2, LEVEL=3) */
 #include <gsl/gsl_blas.h>
 

@@ -13,7 +13,11 @@
  *     returns INVENT_OK;
  *   - returns INVENT_ESHAPE, leaving *score untouched, when the shapes do not
  *     fit together (W1, W2 not (h, d) with h = v's size, x_i or x_L not (d));
- *   - allocates nothing (use row views and gsl_blas_ddot).
+ *   - allocates nothing (use row views and gsl_blas_ddot);
+ *   - W1 and W2 may be views whose rows lie further apart than their width
+ *     (a tda), v, x_i and x_L views with a stride.
+ * Write it yourself: the grade refuses calls to attn_additive_score and
+ * score_additive.
  * Grade: make exercise4   Hints: make hint 4 (then LEVEL=2, LEVEL=3) */
 #include <math.h>
 

@@ -15,8 +15,12 @@
  *   - returns INVENT_ERANGE when the cache is full, and INVENT_ESHAPE when A
  *     is not (d, d), x not (d), or s not of size c->len + 1; in both cases
  *     nothing changes.
+ *   - A and the cache's keys may be views whose rows lie further apart than
+ *     their width (a tda), x and s views with a stride.
  * Use the library: bilinear_key (straight into the cache's row, no copy) and
  * kvcache_scores; allocate nothing.
+ * Write it yourself: the grade refuses calls to bilinear_scores and
+ * bilinear_score.
  * Grade: make exercise5   Hints: make hint 5 (then LEVEL=2, LEVEL=3) */
 #include "exercises.h"
 

@@ -10,13 +10,17 @@
  * <= 0, so nothing overflows.
  *
  * Contract of ex07a_softmax(s, tau), in place on s: (T):
+ *   - s may be a view: its entries lie s->stride apart (gsl_vector_get/set);
  *   - returns INVENT_ERANGE, leaving s as it was, when tau <= 0 (or NaN) or
  *     when any score is NaN or +INFINITY;
- *   - a score of -INFINITY is masked: its weight is exactly 0;
+ *   - a score of -INFINITY is masked: its weight is exactly 0, even when tau
+ *     is +INFINITY (which gives every visible score the same weight);
  *   - if every score is -INFINITY (the position may look at nothing), every
  *     weight is 0 and no NaN appears;
  *   - otherwise the weights are finite, >= 0, and sum to 1, for scores as
- *     large as +-1e300; returns INVENT_OK.
+ *     large as +-1e300 and any T; returns INVENT_OK.
+ * Write it yourself: the grade refuses calls to softmax_vector, softmax_rows,
+ * attn_weights, attn_matrix_form and attn_sum_form.
  * Grade: make exercise7a   Hints: make hint 7a (then LEVEL=2, LEVEL=3) */
 #include <math.h>
 
@@ -39,10 +43,10 @@ int ex07a_softmax(gsl_vector *s, double tau)
         gsl_vector_set_zero(s);
         return INVENT_OK;
     }
-    gsl_vector_add_constant(s, -top); /* now every score is <= 0 */
-    gsl_vector_scale(s, 1.0 / tau);
-    for (size_t i = 0; i < s->size; i++)
-        gsl_vector_set(s, i, exp(gsl_vector_get(s, i)));
+    for (size_t i = 0; i < s->size; i++) { /* every exponent is <= 0 */
+        double v = gsl_vector_get(s, i);
+        gsl_vector_set(s, i, v == -INFINITY ? 0.0 : exp((v - top) / tau));
+    }
     gsl_vector_scale(s, 1.0 / gsl_blas_dasum(s));
     return INVENT_OK;
     /* END SOLUTION */

@@ -13,10 +13,14 @@
  *     W_v: (H*dv, d), W_o: (d, H*dv)); X: (T, d); out: (T, d);
  *   - writes the output above (mask ATTN_CAUSAL or ATTN_BIDIRECTIONAL) and
  *     returns INVENT_OK; returns INVENT_ESHAPE when X or out do not fit the
- *     weights (X's width not d, out not (T, d)); frees all it allocates.
+ *     weights (X's width not d, out not (T, d)); frees all it allocates, on
+ *     every path;
+ *   - X, out and the weight matrices may be views whose rows lie further
+ *     apart than their width (a tda).
  * Use the library: mat_product / mat_mul for the projections and W_o,
  * heads_const_columns / heads_columns for head j's column block (views, no
  * copies), attn_matrix_form for each head.
+ * Write it yourself: the grade refuses calls to mha_forward and block_forward.
  * Grade: make exercise8   Hints: make hint 8 (then LEVEL=2, LEVEL=3) */
 #include <math.h>
 

@@ -12,7 +12,11 @@
  *     w->f the activation, applied with mlp_activate); x: (d); y: (d);
  *   - writes the sum above into y, one hidden unit at a time, and returns
  *     INVENT_OK; returns INVENT_ESHAPE when x or y is not of size d, the size
- *     W1 and W2 agree on; allocates nothing.
+ *     W1 and W2 agree on; allocates nothing;
+ *   - W1 and W2 may be views whose rows lie further apart than their width
+ *     (a tda), b1, b2, x and y views with a stride.
+ * Write it yourself: the grade refuses calls to mlp_memory_read, mlp_forward
+ * and block_forward.
  * Grade: make exercise9   Hints: make hint 9 (then LEVEL=2, LEVEL=3) */
 #include <gsl/gsl_blas.h>
 

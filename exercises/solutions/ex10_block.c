@@ -12,10 +12,12 @@
  *   - w: the weights of lib/block.h (w->attn, w->mlp, w->gamma1/beta1,
  *     w->gamma2/beta2, w->eps); X: (T, d); Y: (T, d);
  *   - writes Y above and returns INVENT_OK; returns INVENT_ESHAPE when Y is
- *     not of X's shape (or a library call's status when it fails); frees all
- *     it allocates.
+ *     not of X's shape (or a library call's status when it fails, X's width
+ *     not the weights' d for one); frees all it allocates, on every path;
+ *   - X and Y may be views whose rows lie further apart than their width (a tda).
  * Use mha_forward, layernorm_forward, mlp_forward (NULL for what you do not
  * need) and gsl_matrix_add for the skips.
+ * Write it yourself: the grade refuses calls to block_forward.
  * Grade: make exercise10   Hints: make hint 10 (then LEVEL=2, LEVEL=3) */
 #include "exercises.h"
 

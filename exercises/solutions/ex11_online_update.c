@@ -20,7 +20,10 @@
  *     (at V + i * dh) the value of key i; *m, *l, acc: (dh) the running state;
  *   - updates the state as above and returns INVENT_OK;
  *   - returns INVENT_ERANGE, changing nothing, when n or dh is 0;
- *   - allocates nothing.
+ *   - any n and dh (a tile of 1000 keys, values of 1000 entries); reads s
+ *     and V only, writes acc[0..dh-1] and nothing past it; allocates nothing.
+ * Write it yourself: the grade refuses calls to attn_naive, attn_blas and
+ * attn_tiled.
  * Grade: make exercise11   Hints: make hint 11 (then LEVEL=2, LEVEL=3) */
 #include <math.h>
 

@@ -14,7 +14,11 @@
  *     incoming gradient; writes dS: (T, T') row by row as above and returns
  *     INVENT_OK;
  *   - dS may be the same matrix as dW (in place): read what you need first;
- *   - returns INVENT_ESHAPE when the three shapes differ; allocates nothing.
+ *   - returns INVENT_ESHAPE when the three shapes differ; allocates nothing;
+ *   - W, dW and dS may be views whose rows lie further apart than their
+ *     width (a tda).
+ * Write it yourself: the grade refuses calls to grad_softmax_rows and
+ * grad_attention.
  * Grade: make exercise12a   Hints: make hint 12a (then LEVEL=2, LEVEL=3) */
 #include <gsl/gsl_blas.h>
 

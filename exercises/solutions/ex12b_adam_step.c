@@ -21,7 +21,12 @@
  *   - adds one to opt->steps, updates every m, v and parameter as above and
  *     returns INVENT_OK;
  *   - returns INVENT_ESHAPE, changing nothing, when ps does not have the
- *     same number of matrices, of the same shapes, as opt->moments.
+ *     same number of matrices, of the same shapes, as opt->moments;
+ *   - reads the gradients ps->grad[k] only (the caller clears them);
+ *     allocates nothing;
+ *   - every matrix may be a view whose rows lie further apart than its
+ *     width (a tda), of any size.
+ * Write it yourself: the grade refuses calls to adam_step.
  * Grade: make exercise12b   Hints: make hint 12b (then LEVEL=2, LEVEL=3) */
 #include <math.h>
 

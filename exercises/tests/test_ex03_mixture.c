@@ -1,43 +1,81 @@
-/* Grader for exercise 3: a mixture of static matrices, against dw_mixture. */
+/* Grader for exercise 3: a mixture of static matrices, against dw_mixture.
+ * The V_j and M are views with a tda, c a view with a stride.
+ * Refused calls: dw_mixture dw_diagonal dw_onehot_sum */
+#include <stdlib.h>
+
 #include "exercises.h"
 #include "grade.h"
 
 static const char *HINT = "M = sum_j c_j V_j: start from zero, then add c_j times V[j] for "
                           "every j";
 
-/* the student's mixture and the library's for H random matrices (d, d) */
-static void compare(size_t H, size_t d, double sigma, unsigned long seed, const char *what)
+/* H random (rows, cols) matrices, each a view with a tda, in a new array */
+static gsl_matrix **random_bank(size_t H, size_t rows, size_t cols, gsl_rng *r)
 {
-    gsl_rng *r = grade_rng(seed);
-    gsl_matrix *coef = grade_gaussian(1, H, sigma, r);
-    gsl_vector_view c = gsl_matrix_row(coef, 0);
-    gsl_matrix *V[16];
-    for (size_t j = 0; j < H; j++)
-        V[j] = grade_gaussian(d, d, 1.0, r);
-    gsl_matrix *got = grade_nan(d, d), *want = grade_nan(d, d);
-    cr_assert_eq(dw_mixture(&c.vector, V, want), INVENT_OK);
-    grade_status(what, ex03_mixture(&c.vector, V, got), INVENT_OK,
-                 "return INVENT_OK when the shapes fit");
-    grade_matrix(what, got, want, 1e-12, HINT);
+    gsl_matrix **V = malloc(H * sizeof *V);
+    cr_assert(V != NULL, "grader: out of memory");
+    for (size_t j = 0; j < H; j++) {
+        V[j] = grade_gaussian(rows, cols, 1.0, r);
+        grade_repad(&V[j]);
+    }
+    return V;
+}
+
+static void free_bank(gsl_matrix **V, size_t H)
+{
     for (size_t j = 0; j < H; j++)
         gsl_matrix_free(V[j]);
-    gsl_matrix_free(coef), gsl_matrix_free(got), gsl_matrix_free(want);
+    free(V);
+}
+
+/* the student's mixture and the library's for H random (rows, cols)
+ * matrices; c and the V_j must come back unchanged */
+static void compare(size_t H, size_t rows, size_t cols, double sigma, unsigned long seed,
+                    const char *what)
+{
+    gsl_rng *r = grade_rng(seed);
+    gsl_matrix *coef = grade_gaussian(1, H, sigma, r), **V = random_bank(H, rows, cols, r);
+    gsl_matrix *V0 = mat_clone(V[H - 1]);
+    gsl_vector_view c0 = gsl_matrix_row(coef, 0);
+    gsl_vector *c = grade_strided(&c0.vector);
+    gsl_matrix *got = grade_nan_padded(rows, cols), *want = grade_nan(rows, cols);
+    cr_assert_eq(dw_mixture(&c0.vector, V, want), INVENT_OK);
+    grade_status(what, ex03_mixture(c, V, got), INVENT_OK, "return INVENT_OK when the shapes fit");
+    grade_padding(what, got);
+    grade_matrix(what, got, want, 1e-12, HINT);
+    grade_unchanged_vector("c after the call", c, &c0.vector);
+    grade_unchanged("the last V_j after the call", V[H - 1], V0);
+    free_bank(V, H);
+    gsl_vector_free(c);
+    gsl_matrix_free(coef), gsl_matrix_free(V0), gsl_matrix_free(got), gsl_matrix_free(want);
     gsl_rng_free(r);
 }
 
 GRADE(ex03, random_mixture)
 {
-    compare(8, 5, 1.0, 31, "M for H = 8, d = 5");
+    compare(8, 5, 5, 1.0, 31, "M for H = 8, d = 5");
 }
 
 GRADE(ex03, size_one)
 {
-    compare(1, 1, 1.0, 32, "M for H = 1, d = 1");
+    compare(1, 1, 1, 1.0, 32, "M for H = 1, d = 1");
 }
 
 GRADE(ex03, large_coefficients)
 {
-    compare(3, 4, 1e8, 33, "M for coefficients ~1e8");
+    compare(3, 4, 4, 1e8, 33, "M for coefficients ~1e8");
+}
+
+GRADE(ex03, rectangular_matrices)
+{
+    compare(4, 3, 6, 1.0, 34, "M for V_j of shape (3, 6)");
+}
+
+GRADE(ex03, two_sizes_and_many_matrices)
+{
+    compare(2, 3, 3, 1.0, 35, "M for H = 2, d = 3");
+    compare(100, 40, 40, 1.0, 36, "M for H = 100, d = 40, after H = 2");
+    compare(3, 2, 2, 1.0, 37, "M for H = 3, d = 2, after H = 100");
 }
 
 GRADE(ex03, one_hot_matrices_give_the_diagonal)
@@ -71,6 +109,7 @@ GRADE(ex03, wrong_shape_is_refused)
     gsl_matrix *seven = gsl_matrix_alloc(3, 3);
     gsl_matrix_set_all(seven, 7.0);
     grade_matrix("M after a refused call", M, seven, 0.0, "leave M untouched on INVENT_ESHAPE");
+    GRADE_NO_LEAK(0, ex03_mixture(c, V, M), "free what you allocate on every path");
     gsl_matrix_free(V[0]), gsl_matrix_free(V[1]), gsl_matrix_free(M), gsl_matrix_free(seven);
     gsl_vector_free(c);
 }
@@ -80,7 +119,8 @@ GRADE(ex03, no_memory_leak)
     gsl_matrix *V[2] = {gsl_matrix_calloc(8, 8), gsl_matrix_calloc(8, 8)};
     gsl_matrix *M = gsl_matrix_calloc(8, 8);
     gsl_vector *c = gsl_vector_calloc(2);
-    GRADE_NO_LEAK(ex03_mixture(c, V, M), "free every matrix you allocate");
+    GRADE_NO_LEAK(dw_mixture(c, V, M), ex03_mixture(c, V, M),
+                  "free every matrix you allocate, and keep none from one call to the next");
     gsl_matrix_free(V[0]), gsl_matrix_free(V[1]), gsl_matrix_free(M);
     gsl_vector_free(c);
 }

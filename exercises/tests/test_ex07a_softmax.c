@@ -1,4 +1,6 @@
-/* Grader for exercise 7a: a stable, masked softmax, against softmax_vector. */
+/* Grader for exercise 7a: a stable, masked softmax, against softmax_vector.
+ * The student's vector is always a view with a stride, canaries around it.
+ * Refused calls: softmax_vector softmax_rows attn_weights attn_matrix_form attn_sum_form */
 #include <math.h>
 
 #include "exercises.h"
@@ -7,26 +9,34 @@
 static const char *HINT_STABLE = "subtract the largest score before exp: "
                                  "w_i = exp((s_i - max) / tau) / sum_j exp((s_j - max) / tau)";
 
-/* the student's softmax and softmax_vector on a copy of the same scores */
+/* the student's softmax on a strided copy of the scores and softmax_vector
+ * on a plain one: the same status, the same weights, no write outside */
 static void compare(const double *scores, size_t n, double tau, const char *what, const char *hint)
 {
     gsl_vector_const_view in = gsl_vector_const_view_array(scores, n);
-    gsl_vector *got = gsl_vector_alloc(n), *want = gsl_vector_alloc(n);
-    gsl_vector_memcpy(got, &in.vector);
+    gsl_vector *got = grade_strided(&in.vector), *want = gsl_vector_alloc(n);
     gsl_vector_memcpy(want, &in.vector);
     int want_status = softmax_vector(want, tau);
     grade_status(what, ex07a_softmax(got, tau), want_status, hint);
+    grade_canaries(what, got);
     grade_vector(what, got, want, 1e-12, hint);
     gsl_vector_free(got), gsl_vector_free(want);
 }
 
-GRADE(ex07a, random_scores)
+/* n random scores of size ~sigma, compared as above */
+static void compare_random(size_t n, double sigma, unsigned long seed, const char *what,
+                           const char *hint)
 {
-    gsl_rng *r = grade_rng(71);
-    gsl_matrix *s = grade_gaussian(1, 12, 2.0, r);
-    compare(s->data, 12, 1.0, "weights of 12 random scores (tau = 1)", HINT_STABLE);
+    gsl_rng *r = grade_rng(seed);
+    gsl_matrix *s = grade_gaussian(1, n, sigma, r);
+    compare(s->data, n, 1.0, what, hint);
     gsl_matrix_free(s);
     gsl_rng_free(r);
+}
+
+GRADE(ex07a, random_scores)
+{
+    compare_random(12, 2.0, 71, "weights of 12 random scores (tau = 1)", HINT_STABLE);
 }
 
 GRADE(ex07a, temperature)
@@ -66,20 +76,41 @@ GRADE(ex07a, fully_masked_row_gives_zeros)
             "(-inf - -inf is NaN)");
 }
 
+GRADE(ex07a, infinite_temperature_keeps_the_mask)
+{
+    const double s[] = {1.0, -INFINITY, 3.0};
+    compare(s, 3, INFINITY, "tau = +INFINITY with a masked score",
+            "every visible score gets the same weight, and a masked one still gets exactly "
+            "0: (-inf - max) / inf is NaN, so give a masked score 0 directly");
+}
+
 GRADE(ex07a, bad_input_is_refused)
 {
     const char *hint = "check tau > 0 and every score before writing anything";
     const double ok[] = {1.0, 2.0}, with_nan[] = {1.0, NAN}, with_inf[] = {1.0, INFINITY};
     compare(ok, 2, 0.0, "tau = 0", hint);
     compare(ok, 2, -1.0, "tau = -1", hint);
+    compare(ok, 2, NAN, "tau = NaN",
+            "every comparison with NaN is false, so `tau <= 0` lets NaN through; "
+            "test !(tau > 0) instead");
     compare(with_nan, 2, 1.0, "a NaN score", hint);
     compare(with_inf, 2, 1.0, "a +INFINITY score", hint);
 }
 
+GRADE(ex07a, two_sizes_and_a_long_vector)
+{
+    const char *hint = "n = 1000: an array of a fixed size in your code is too small for some "
+                       "n; compute in s itself, and keep nothing from one call to the next";
+    compare_random(5, 1.0, 72, "weights of 5 scores", hint);
+    compare_random(1000, 3.0, 73, "weights of 1000 scores, after 5", hint);
+    compare_random(3, 1.0, 74, "weights of 3 scores, after 1000", hint);
+}
+
 GRADE(ex07a, no_memory_leak)
 {
-    gsl_vector *s = gsl_vector_alloc(64);
+    gsl_vector *s = gsl_vector_alloc(64), *ref = gsl_vector_alloc(64);
     gsl_vector_set_all(s, 1.0);
-    GRADE_NO_LEAK(ex07a_softmax(s, 1.0), "free anything you allocate");
-    gsl_vector_free(s);
+    gsl_vector_set_all(ref, 1.0);
+    GRADE_NO_LEAK(softmax_vector(ref, 1.0), ex07a_softmax(s, 1.0), "free anything you allocate");
+    gsl_vector_free(s), gsl_vector_free(ref);
 }

@@ -1,5 +1,7 @@
 /* Grader for exercise 12b: one Adam step, against adam_step, step after step
- * on two copies of the same parameters. */
+ * on two copies of the same parameters. The student's parameters, gradients
+ * and moments are views with a tda; the gradients must come back unchanged.
+ * Refused calls: adam_step */
 #include "exercises.h"
 #include "grade.h"
 
@@ -19,6 +21,29 @@ static void twin_params(param_set *a, param_set *b, const size_t (*shape)[2], si
     }
 }
 
+/* every matrix of ps and of opt's moments -> replaced by a view with a tda */
+static void pad_all(param_set *ps, adam *opt)
+{
+    for (size_t k = 0; k < ps->n; k++) {
+        grade_repad(&ps->value[k]), grade_repad(&ps->grad[k]);
+        grade_repad(&opt->moments.value[k]), grade_repad(&opt->moments.grad[k]);
+    }
+}
+
+/* the student's matrices after a step: nothing written outside them, and
+ * the gradients as they were (g0: copies from before the step) */
+static void check_views(const param_set *ps, const adam *opt, gsl_matrix *const *g0)
+{
+    for (size_t k = 0; k < ps->n; k++) {
+        grade_padding("a parameter matrix", ps->value[k]);
+        grade_padding("a first moment", opt->moments.value[k]);
+        grade_padding("a second moment", opt->moments.grad[k]);
+        grade_matrix("ps->grad after the step", ps->grad[k], g0[k], 0.0,
+                     "the gradients are the step's input: read them, do not change or clear "
+                     "them (the training loop clears them before the next backward pass)");
+    }
+}
+
 /* `steps` Adam steps with random gradients of size ~sigma on both copies;
  * after each, the student's parameters and moments must match the library's */
 static void compare(const size_t (*shape)[2], size_t n, size_t steps, double sigma,
@@ -30,6 +55,7 @@ static void compare(const size_t (*shape)[2], size_t n, size_t steps, double sig
     adam opt_mine, opt_ref;
     cr_assert_eq(adam_init(&opt_mine, &mine, 0.01), INVENT_OK);
     cr_assert_eq(adam_init(&opt_ref, &ref, 0.01), INVENT_OK);
+    pad_all(&mine, &opt_mine);
     for (size_t t = 1; t <= steps; t++) {
         for (size_t k = 0; k < n; k++) {
             rng_fill_gaussian(ref.grad[k], r, sigma);
@@ -44,6 +70,7 @@ static void compare(const size_t (*shape)[2], size_t n, size_t steps, double sig
                   "after %zu steps opt->steps is %lu.\nHint: add one to "
                   "opt->steps in every successful call, before the bias corrections",
                   t, opt_mine.steps);
+        check_views(&mine, &opt_mine, ref.grad);
         for (size_t k = 0; k < n; k++) {
             grade_matrix(what, mine.value[k], ref.value[k], 1e-12, HINT);
             grade_matrix("first moment m", opt_mine.moments.value[k], opt_ref.moments.value[k],
@@ -76,6 +103,14 @@ GRADE(ex12b, huge_and_tiny_gradients)
     compare(shape, 1, 3, 1e-8, 130);
 }
 
+GRADE(ex12b, two_sizes_and_a_large_matrix)
+{
+    const size_t small[][2] = {{2, 3}}, large[][2] = {{300, 200}, {1, 1000}}, one[][2] = {{1, 1}};
+    compare(small, 1, 2, 1.0, 131);
+    compare(large, 2, 2, 1.0, 132);
+    compare(one, 1, 2, 1.0, 133);
+}
+
 GRADE(ex12b, first_step_moves_by_about_the_rate)
 {
     param_set ps = {0};
@@ -106,7 +141,11 @@ GRADE(ex12b, mismatched_parameters_are_refused)
     cr_assert_eq(adam_init(&opt, &ps, 0.1), INVENT_OK);
     grade_status("parameters of shape (2, 3) for moments (2, 2)", ex12b_adam_step(&opt, &other),
                  INVENT_ESHAPE, "compare every parameter's shape with its moments' first");
-    cr_assert(opt.steps == 0, "a refused step changed opt->steps to %lu", opt.steps);
+    cr_assert(opt.steps == 0,
+              "a refused step changed opt->steps to %lu.\nHint: compare the shapes before "
+              "changing anything",
+              opt.steps);
+    GRADE_NO_LEAK(0, ex12b_adam_step(&opt, &other), "allocate nothing");
     params_add(&ps, 1, 1, 0.0, NULL);
     grade_status("2 parameter matrices for an optimiser of 1", ex12b_adam_step(&opt, &ps),
                  INVENT_ESHAPE, "compare ps->n with opt->moments.n first");
@@ -120,7 +159,7 @@ GRADE(ex12b, no_memory_leak)
     params_add(&ps, 8, 8, 0.0, NULL);
     adam opt;
     cr_assert_eq(adam_init(&opt, &ps, 0.1), INVENT_OK);
-    GRADE_NO_LEAK(ex12b_adam_step(&opt, &ps), "allocate nothing");
+    GRADE_NO_LEAK(adam_step(&opt, &ps), ex12b_adam_step(&opt, &ps), "allocate nothing");
     adam_free(&opt);
     params_free(&ps);
 }

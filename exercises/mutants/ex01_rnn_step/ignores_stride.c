@@ -1,0 +1,19 @@
+/* Mutant: applies tanh through h_next->data[i], as if the stride were 1. Expect: stride */
+#include <math.h>
+
+#include <gsl/gsl_blas.h>
+
+#include "exercises.h"
+
+int ex01_rnn_step(const rnn_cell *c, const gsl_vector *h, const gsl_vector *x, gsl_vector *h_next)
+{
+    size_t m = c->W->size1;
+    if (h->size != m || h_next->size != m || x->size != c->U->size2 || h == h_next)
+        return INVENT_ESHAPE;
+    gsl_blas_dgemv(CblasNoTrans, 1.0, c->W, h, 0.0, h_next);
+    gsl_blas_dgemv(CblasNoTrans, 1.0, c->U, x, 1.0, h_next);
+    if (c->activation == RNN_TANH)
+        for (size_t i = 0; i < m; i++)
+            h_next->data[i] = tanh(h_next->data[i]);
+    return INVENT_OK;
+}

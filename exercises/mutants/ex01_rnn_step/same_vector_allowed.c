@@ -1,0 +1,19 @@
+/* Mutant: accepts h_next being h itself, which the first product overwrites while reading it. Expect: h_next the same vector as h */
+#include <math.h>
+
+#include <gsl/gsl_blas.h>
+
+#include "exercises.h"
+
+int ex01_rnn_step(const rnn_cell *c, const gsl_vector *h, const gsl_vector *x, gsl_vector *h_next)
+{
+    size_t m = c->W->size1;
+    if (h->size != m || h_next->size != m || x->size != c->U->size2)
+        return INVENT_ESHAPE;
+    gsl_blas_dgemv(CblasNoTrans, 1.0, c->W, h, 0.0, h_next);
+    gsl_blas_dgemv(CblasNoTrans, 1.0, c->U, x, 1.0, h_next);
+    if (c->activation == RNN_TANH)
+        for (size_t i = 0; i < m; i++)
+            gsl_vector_set(h_next, i, tanh(gsl_vector_get(h_next, i)));
+    return INVENT_OK;
+}

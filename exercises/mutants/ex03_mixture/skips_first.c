@@ -1,0 +1,19 @@
+/* Mutant: starts the sum at j = 1, leaving V_0 out. Expect: for every j */
+#include <gsl/gsl_blas.h>
+
+#include "exercises.h"
+
+int ex03_mixture(const gsl_vector *c, gsl_matrix *const *V, gsl_matrix *M)
+{
+    for (size_t j = 0; j < c->size; j++)
+        if (V[j]->size1 != M->size1 || V[j]->size2 != M->size2)
+            return INVENT_ESHAPE;
+    gsl_matrix_set_zero(M);
+    for (size_t j = 1; j < c->size; j++)
+        for (size_t row = 0; row < M->size1; row++) {
+            gsl_vector_const_view from = gsl_matrix_const_row(V[j], row);
+            gsl_vector_view to = gsl_matrix_row(M, row);
+            gsl_blas_daxpy(gsl_vector_get(c, j), &from.vector, &to.vector);
+        }
+    return INVENT_OK;
+}

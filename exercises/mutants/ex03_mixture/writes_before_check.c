@@ -1,0 +1,19 @@
+/* Mutant: clears M before checking the shapes, so a refused call has changed it. Expect: leave M untouched */
+#include <gsl/gsl_blas.h>
+
+#include "exercises.h"
+
+int ex03_mixture(const gsl_vector *c, gsl_matrix *const *V, gsl_matrix *M)
+{
+    gsl_matrix_set_zero(M);
+    for (size_t j = 0; j < c->size; j++) {
+        if (V[j]->size1 != M->size1 || V[j]->size2 != M->size2)
+            return INVENT_ESHAPE;
+        for (size_t row = 0; row < M->size1; row++) {
+            gsl_vector_const_view from = gsl_matrix_const_row(V[j], row);
+            gsl_vector_view to = gsl_matrix_row(M, row);
+            gsl_blas_daxpy(gsl_vector_get(c, j), &from.vector, &to.vector);
+        }
+    }
+    return INVENT_OK;
+}

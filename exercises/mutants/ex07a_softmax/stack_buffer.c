@@ -1,0 +1,27 @@
+/* Mutant: keeps the exponentials in a stack array of 64, too small for 1000 scores. Expect: crashed */
+#include <math.h>
+
+#include "exercises.h"
+
+int ex07a_softmax(gsl_vector *s, double tau)
+{
+    double e[64];
+    if (!(tau > 0.0))
+        return INVENT_ERANGE;
+    for (size_t i = 0; i < s->size; i++)
+        if (isnan(gsl_vector_get(s, i)) || gsl_vector_get(s, i) == INFINITY)
+            return INVENT_ERANGE;
+    double top = gsl_vector_max(s), sum = 0.0;
+    if (top == -INFINITY) {
+        gsl_vector_set_zero(s);
+        return INVENT_OK;
+    }
+    for (size_t i = 0; i < s->size; i++) {
+        double v = gsl_vector_get(s, i);
+        e[i] = v == -INFINITY ? 0.0 : exp((v - top) / tau);
+        sum += e[i];
+    }
+    for (size_t i = 0; i < s->size; i++)
+        gsl_vector_set(s, i, e[i] / sum);
+    return INVENT_OK;
+}

@@ -1,0 +1,21 @@
+/* Mutant: adds every unit's value by its raw match, without the activation. Expect: the activation is missing */
+#include <gsl/gsl_blas.h>
+
+#include "exercises.h"
+
+int ex09_memory_read(const mlp_weights *w, const gsl_vector *x, gsl_vector *y)
+{
+    size_t m = w->W1->size1, d = w->W1->size2;
+    if (x->size != d || y->size != d || w->W2->size1 != d || w->W2->size2 != m)
+        return INVENT_ESHAPE;
+    gsl_vector_memcpy(y, w->b2);
+    for (size_t i = 0; i < m; i++) {
+        gsl_vector_const_view key = gsl_matrix_const_row(w->W1, i);
+        gsl_vector_const_view value = gsl_matrix_const_column(w->W2, i);
+        double match;
+        gsl_blas_ddot(&key.vector, x, &match);
+        double a = match + gsl_vector_get(w->b1, i);
+        gsl_blas_daxpy(a, &value.vector, y);
+    }
+    return INVENT_OK;
+}
