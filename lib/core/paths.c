@@ -6,41 +6,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-int paths_make_dirs(const char *dir)
-{
-    char buf[PATH_MAX];
-    if (dir[0] == '\0') {
-        errno = ENOENT;
-        return -1;
-    }
-    if (snprintf(buf, sizeof buf, "%s", dir) >= (int)sizeof buf) {
-        errno = ENAMETOOLONG;
-        return -1;
-    }
-    for (char *p = buf + 1; *p; p++) /* buf[0] may be '/': the root exists */
-        if (*p == '/') {
-            *p = '\0';
-            if (mkdir(buf, 0777) != 0 && errno != EEXIST)
-                return -1;
-            *p = '/';
-        }
-    return mkdir(buf, 0777) != 0 && errno != EEXIST ? -1 : 0;
-}
-
-int paths_ready_dir(const char *dir)
-{
-    struct stat st;
-    if (paths_make_dirs(dir) != 0)
-        return -1;
-    if (stat(dir, &st) != 0)
-        return -1;
-    if (!S_ISDIR(st.st_mode)) {
-        errno = ENOTDIR;
-        return -1;
-    }
-    return access(dir, W_OK | X_OK);
-}
-
 /* "a/b/c" -> "a/b", "a" -> ".", "/a" -> "/" (in place; trailing slashes dropped) */
 static void to_parent(char *path)
 {
@@ -54,6 +19,76 @@ static void to_parent(char *path)
         path[1] = '\0';
     else
         *slash = '\0';
+}
+
+/* mkdir(path) that counts in *made the directories it creates */
+static int make_one(const char *path, int *made)
+{
+    if (mkdir(path, 0777) == 0) {
+        ++*made;
+        return 0;
+    }
+    return errno == EEXIST ? 0 : -1;
+}
+
+/* mkdir -p dir; *made counts the directories created, failure or not */
+static int make_dirs(const char *dir, int *made)
+{
+    char buf[PATH_MAX];
+    *made = 0;
+    if (dir[0] == '\0') {
+        errno = ENOENT;
+        return -1;
+    }
+    if (snprintf(buf, sizeof buf, "%s", dir) >= (int)sizeof buf) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    for (char *p = buf + 1; *p; p++) /* buf[0] may be '/': the root exists */
+        if (*p == '/') {
+            *p = '\0';
+            if (make_one(buf, made) != 0)
+                return -1;
+            *p = '/';
+        }
+    return make_one(buf, made);
+}
+
+int paths_make_dirs(const char *dir)
+{
+    int made;
+    return make_dirs(dir, &made);
+}
+
+int paths_ready_dir_counted(const char *dir, int *made)
+{
+    struct stat st;
+    if (make_dirs(dir, made) != 0)
+        return -1;
+    if (stat(dir, &st) != 0)
+        return -1;
+    if (!S_ISDIR(st.st_mode)) {
+        errno = ENOTDIR;
+        return -1;
+    }
+    return access(dir, W_OK | X_OK);
+}
+
+int paths_ready_dir(const char *dir)
+{
+    int made;
+    return paths_ready_dir_counted(dir, &made);
+}
+
+void paths_unmake_dirs(const char *dir, int made)
+{
+    char buf[PATH_MAX];
+    if (made <= 0 || snprintf(buf, sizeof buf, "%s", dir) >= (int)sizeof buf)
+        return;
+    int err = errno;
+    for (; made > 0 && rmdir(buf) == 0; made--)
+        to_parent(buf);
+    errno = err;
 }
 
 /* path -> 0 when it is a directory we may create entries in */
@@ -169,6 +204,30 @@ int paths_append(const char *path, const char *text, size_t len)
     int err = errno;
     if (close(fd) != 0 && rc == 0)
         return -1;
+    errno = err;
+    return rc;
+}
+
+int paths_open_once(const char *path, int *created)
+{
+    int flags = O_WRONLY | O_APPEND | O_NONBLOCK | O_CLOEXEC;
+    int fd = open(path, flags | O_CREAT | O_EXCL, 0666);
+    *created = fd >= 0;
+    if (fd < 0 && errno == EEXIST)
+        fd = open(path, flags);
+    if (fd < 0) {
+        if (errno == ENXIO) /* a FIFO that nobody reads */
+            errno = EINVAL;
+        return -1;
+    }
+    struct stat st;
+    int rc = fstat(fd, &st) == 0 && appendable(&st) ? 0 : -1;
+    int err = errno;
+    close(fd);
+    if (rc != 0 && *created) {
+        unlink(path);
+        *created = 0;
+    }
     errno = err;
     return rc;
 }

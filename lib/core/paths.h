@@ -18,6 +18,14 @@ int paths_make_dirs(const char *dir);
  * else -1 with errno set (ENOTDIR for a plain file) */
 int paths_ready_dir(const char *dir);
 
+/* The same, and *made = how many directories it created (the last
+ * components of dir), also when it fails halfway. */
+int paths_ready_dir_counted(const char *dir, int *made);
+
+/* Removes the `made` last components of dir, as paths_ready_dir_counted
+ * created them (empty): undoes a start that failed further on. */
+void paths_unmake_dirs(const char *dir, int made);
+
 /* dir -> 0 when it is a writable directory, or could be created as one
  * (its nearest existing ancestor is a writable directory), and a name of
  * `longest` characters inside it stays under PATH_MAX. Nothing is created.
@@ -29,6 +37,11 @@ int paths_check_dir(const char *dir, size_t longest);
  * in a writable directory. Nothing is created. errno: EISDIR, EINVAL (a
  * FIFO, socket or block device, where a write could block), ENOENT, ... */
 int paths_check_file(const char *path);
+
+/* path -> 0 when it opens for appending now, created if missing (*created
+ * says whether it was): what paths_check_file cannot foresee (/proc, a
+ * FIFO's reader gone) fails here, before any work. Writes nothing. */
+int paths_open_once(const char *path, int *created);
 
 /* text (len bytes) -> appended to path in one piece (created if missing);
  * on a failed or short write the file is cut back to its old length.

@@ -42,21 +42,39 @@ static int refuse_path(const invent_opts *o, const char *flag, const char *path,
 
 /* Checks --dump, --plot-dir and --claims before any work is done, all of
  * them before anything is created, so that a bad path costs one line and
- * exit 2 and leaves no trace; then creates the directories. */
-static int check_outputs(const invent_opts *o)
+ * exit 2 and leaves no trace. */
+static int check_outputs(const invent_opts *o, const char *plot_dir)
 {
-    const char *plot_dir = o->no_plot ? NULL : o->plot_dir;
     if (o->dump_dir && paths_check_dir(o->dump_dir, DUMP_LONGEST_FILE) != 0)
         return refuse_path(o, "--dump", o->dump_dir, DUMP_LONGEST_FILE);
     if (plot_dir && paths_check_dir(plot_dir, PLOT_LONGEST_FILE) != 0)
         return refuse_path(o, "--plot-dir", plot_dir, PLOT_LONGEST_FILE);
     if (o->claims_file && paths_check_file(o->claims_file) != 0)
         return refuse_path(o, "--claims", o->claims_file, 0);
-    if (o->dump_dir && paths_ready_dir(o->dump_dir) != 0)
-        return refuse_path(o, "--dump", o->dump_dir, DUMP_LONGEST_FILE);
-    if (plot_dir && paths_ready_dir(plot_dir) != 0)
-        return refuse_path(o, "--plot-dir", plot_dir, PLOT_LONGEST_FILE);
     return CLI_RUN;
+}
+
+/* Then makes them: opens the claims file once and creates the directories,
+ * which can still fail where the checks could not tell (/proc, a FIFO's
+ * reader gone); a failure undoes what was made, and is exit 2. */
+static int make_outputs(const invent_opts *o, const char *plot_dir)
+{
+    int claims_made = 0, dump_made = 0, plot_made = 0, rc = CLI_RUN;
+    if (o->claims_file && paths_open_once(o->claims_file, &claims_made) != 0)
+        rc = refuse_path(o, "--claims", o->claims_file, 0);
+    else if (o->dump_dir && paths_ready_dir_counted(o->dump_dir, &dump_made) != 0)
+        rc = refuse_path(o, "--dump", o->dump_dir, DUMP_LONGEST_FILE);
+    else if (plot_dir && paths_ready_dir_counted(plot_dir, &plot_made) != 0)
+        rc = refuse_path(o, "--plot-dir", plot_dir, PLOT_LONGEST_FILE);
+    if (rc == CLI_RUN)
+        return rc;
+    if (plot_dir)
+        paths_unmake_dirs(plot_dir, plot_made);
+    if (o->dump_dir)
+        paths_unmake_dirs(o->dump_dir, dump_made);
+    if (claims_made)
+        unlink(o->claims_file);
+    return rc;
 }
 
 /* Every exit of a chapter program ends here (on_exit). Standard output
@@ -94,7 +112,10 @@ int chapter_parse(int argc, char **argv, const cli_spec *spec, invent_opts *opts
 
 int chapter_start(invent_opts *opts, const char *title)
 {
-    int rc = check_outputs(opts);
+    const char *plot_dir = opts->no_plot ? NULL : opts->plot_dir;
+    int rc = check_outputs(opts, plot_dir);
+    if (rc == CLI_RUN)
+        rc = make_outputs(opts, plot_dir);
     if (rc != CLI_RUN)
         return rc;
     check_setup(opts);
