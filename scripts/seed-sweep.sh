@@ -42,15 +42,16 @@ for chapter in "$@"; do
             $2 == "HOLDS" { print "seed " seed ": " $1 " control HOLDS (" $5 ")" }' "$f"
     done)
     runs=$(ls "$T" | grep -c "^$name\..*\.status$")
-    none=$(cat "$T/$name".*.tsv 2>/dev/null | awk -F'\t' '
-        $6 == "claim" { claim[$1] = 1 } $6 == "control" { control[$1] = 1 }
-        END { for (id in claim) if (!(id in control)) n++; print n + 0 }')
+    counts=$(cat "$T/$name".*.tsv 2>/dev/null | awk -F'\t' '
+        $6 == "claim" { claims++; id[$1] = 1 } $6 == "control" { controls++; control[$1] = 1 }
+        END { for (i in id) if (!(i in control)) none++
+              printf "%d claims, %d controls, %d ids without a control", claims, controls, none }')
     if [ -n "$report" ]; then
         bad=1
         printf '%s: %d runs; wrong:\n%s\n' "$name" "$runs" "$report" | sed '2,$s/^/    /'
     else
-        printf '%s: %d runs, every claim PASS, every control FAILS (%s ids without a control)\n' \
-            "$name" "$runs" "$none"
+        printf '%s: %d runs, every claim PASS and every control FAILS (%s)\n' \
+            "$name" "$runs" "$counts"
     fi
 done
 echo "seed-sweep: seeds $first..$last, $# chapters, $(($(date +%s) - start)) s: \
