@@ -1,6 +1,7 @@
 #include "chapter.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,16 +15,9 @@
 #include "scope.h"
 #include "status.h"
 
-#if defined(__SANITIZE_ADDRESS__)
-#define LEAK_CHECK 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define LEAK_CHECK 1
-#endif
-#endif
-#ifdef LEAK_CHECK
-#include <sanitizer/lsan_interface.h>
-#endif
+/* Seconds the exit may spend in library exit handlers (OpenBLAS joins its
+ * threads) before the process ends without them. */
+#define EXIT_WAIT 5
 
 /* The program name for messages that have no opts at hand. */
 static const char *program = "invent";
@@ -77,27 +71,43 @@ static int make_outputs(const invent_opts *o, const char *plot_dir)
     return rc;
 }
 
-/* Every exit of a chapter program ends here (on_exit). Standard output
- * must have been written: a full disk or a closed pipe is exit status 3.
- * The process then ends with _exit, so that no thread pool is waited for:
- * OpenBLAS's workers, short of memory, can spin forever in their first
- * allocation, and its exit handler would wait for them. Under
- * AddressSanitizer the leak check, which _exit skips, is run first. */
+/* Whether standard output lost something (a full disk): said once. */
+static int stdout_failed(void)
+{
+    static int said;
+    errno = 0;
+    if (said || (fflush(stdout) == 0 && !ferror(stdout)))
+        return said;
+    report_error(program, "cannot write standard output (%s)",
+                 errno ? strerror(errno) : "an earlier write failed");
+    fflush(stderr);
+    return said = 1;
+}
+
+static volatile sig_atomic_t exit_status;
+
+static void exit_now(int signal_number)
+{
+    (void)signal_number;
+    _exit(exit_status);
+}
+
+/* Every exit of a chapter program passes here (on_exit). chapter_end and
+ * --help have checked standard output; on any other way out that printed,
+ * a write that failed still makes the status 3, at once. Otherwise the exit
+ * goes on, with a limit: OpenBLAS's exit handler joins its worker threads,
+ * and a worker short of memory spins forever in its first allocation
+ * (ulimit -v), so after EXIT_WAIT seconds an alarm ends the process with
+ * its status. */
 static void end_process(int status, void *unused)
 {
     (void)unused;
-    errno = 0;
-    if (fflush(stdout) != 0 || ferror(stdout)) {
-        report_error(program, "cannot write standard output (%s)",
-                     errno ? strerror(errno) : "an earlier write failed");
-        if (status < CHAPTER_EXIT_USAGE)
-            status = CHAPTER_EXIT_RUNTIME;
-    }
-    fflush(stderr);
-#ifdef LEAK_CHECK
-    __lsan_do_leak_check();
-#endif
-    _exit(status);
+    if (status < CHAPTER_EXIT_USAGE && stdout_failed())
+        _exit(CHAPTER_EXIT_RUNTIME);
+    exit_status = status;
+    struct sigaction on_alarm = {.sa_handler = exit_now};
+    sigaction(SIGALRM, &on_alarm, NULL);
+    alarm(EXIT_WAIT);
 }
 
 int chapter_parse(int argc, char **argv, const cli_spec *spec, invent_opts *opts)
@@ -107,7 +117,8 @@ int chapter_parse(int argc, char **argv, const cli_spec *spec, invent_opts *opts
     scope_name_program(spec->program);
     if (!registered++)
         on_exit(end_process, NULL);
-    return cli_parse(argc, argv, spec, opts);
+    int rc = cli_parse(argc, argv, spec, opts);
+    return rc == 0 && stdout_failed() ? CHAPTER_EXIT_RUNTIME : rc; /* after --help */
 }
 
 int chapter_start(invent_opts *opts, const char *title)
@@ -146,7 +157,7 @@ int chapter_fail(const invent_opts *opts, const char *what, int status)
 int chapter_end(void)
 {
     int claims = check_finish();
-    if (claims == CHAPTER_EXIT_RUNTIME || plot_failures() || dump_failures())
+    if (claims == CHAPTER_EXIT_RUNTIME || plot_failures() || dump_failures() || stdout_failed())
         return CHAPTER_EXIT_RUNTIME;
     return claims;
 }

@@ -11,7 +11,7 @@
  *      standard output, memory); it outranks 1, since the claims may then
  *      not all have been recorded
  * Every exit, --help included, checks that standard output was written, and
- * ends the process without waiting for thread pools (see chapter.c). */
+ * waits at most 5 s for library exit handlers (thread pools; see chapter.c). */
 #ifndef INVENT_CHAPTER_H
 #define INVENT_CHAPTER_H
 
