@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "rng.h"
 
 static size_t seq;
 static double tau;
@@ -210,4 +211,23 @@ Test(cli, paths_with_quotes_and_spaces_are_accepted)
     const char *args[] = {"--plot-dir", "it's a \"dir\"", NULL};
     cr_assert_eq(parse(&o, args), CLI_RUN);
     cr_assert_str_eq(o.plot_dir, "it's a \"dir\"");
+}
+
+Test(cli, every_seed_gives_its_own_stream)
+{
+    /* GSL's mt19937 replaces seed 0 by 4357; rng_new keeps them apart */
+    const unsigned long seeds[] = {0, 4357, 1, 4294967295ul};
+    double first[4];
+    for (int i = 0; i < 4; i++) {
+        gsl_rng *r = rng_new(seeds[i]);
+        first[i] = gsl_rng_uniform(r);
+        gsl_rng_free(r);
+    }
+    for (int i = 0; i < 4; i++)
+        for (int j = i + 1; j < 4; j++)
+            cr_assert_neq(first[i], first[j], "seeds %lu and %lu start alike", seeds[i], seeds[j]);
+    gsl_rng *a = rng_new(7), *b = rng_new(7);
+    cr_assert_eq(gsl_rng_uniform(a), gsl_rng_uniform(b), "a seed repeats its stream");
+    gsl_rng_free(a);
+    gsl_rng_free(b);
 }
