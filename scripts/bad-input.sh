@@ -47,6 +47,7 @@ path_of_length() {
 }
 
 LONG=$(path_of_length 4085)
+TOO_LONG=$(path_of_length $((path_max + 4)))
 DUMP_EDGE=$(path_of_length $((path_max - 1 - DUMP_LONGEST)))
 PLOT_EDGE=$(path_of_length $((path_max - 1 - PLOT_LONGEST)))
 DUMP_OK=$(path_of_length $((path_max - 2 - DUMP_LONGEST)))

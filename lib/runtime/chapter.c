@@ -22,13 +22,18 @@
 /* The program name for messages that have no opts at hand. */
 static const char *program = "invent";
 
-/* "--dump: ..." for one output path that cannot be used; -> 2 */
+/* "--dump: ..." for one output path that cannot be used; longest: the
+ * longest name written inside it (0 for a file); -> 2 */
 static int refuse_path(const invent_opts *o, const char *flag, const char *path, size_t longest)
 {
-    if (errno == ENAMETOOLONG && strlen(path) + 1 + longest >= PATH_MAX)
+    size_t len = strlen(path);
+    if (errno == ENAMETOOLONG && longest > 0 && len + 1 + longest >= PATH_MAX)
         return cli_fail(o, "%s: the path is %zu characters long; with the names written inside "
                            "it (up to %zu) it must stay under %d (PATH_MAX)",
-                        flag, strlen(path), longest, PATH_MAX);
+                        flag, len, longest, PATH_MAX);
+    if (errno == ENAMETOOLONG && len >= PATH_MAX)
+        return cli_fail(o, "%s: the path is %zu characters long, over %d (PATH_MAX)", flag, len,
+                        PATH_MAX - 1);
     if (errno == EINVAL)
         return cli_fail(o, "%s: '%s' is a FIFO, socket or block device, not a file", flag, path);
     return cli_fail(o, "%s: cannot write to '%s' (%s)", flag, path, strerror(errno));
