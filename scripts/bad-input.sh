@@ -99,6 +99,9 @@ outcome() {
     why=${why#; }
 }
 
+# The start of what the last run said on stderr, on one line.
+said() { head -c 200 "$T/err" | tr '\n' ' '; }
+
 # refusal WANT PROGRAM ARGS...: one case of part 1
 refusal() {
     want=$1 prog=$2
@@ -109,16 +112,17 @@ refusal() {
     cd "$T" || exit 1
     outcome "$want"
     if [ -n "$why" ]; then
-        fail "$(short_name "$prog") $(printf '%.120s' "$*")" "$why ($(head -c 200 "$T/err" | tr '\n' ' '))"
+        fail "$(short_name "$prog") $(printf '%.120s' "$*")" "$why ($(said))"
         fixtures
     fi
 }
 
 # The chapter options of PROGRAM's --help: "name N|X|F default min max".
 options_of() {
-    "$1" --help | sed -n '/^chapter options:/,/^$/p' | sed -n \
-        -e 's/^  --\([a-z0-9-]*\) \([NX]\) .*(\([^;()]*\); \([^ ]*\) to \([^ )]*\))$/\1 \2 \3 \4 \5/p' \
-        -e 's/^  --\([a-z0-9-]*\)   *[^ ].*/\1 F/p' | awk '!seen[$1]++'
+    sized='s/^  --\([a-z0-9-]*\) \([NX]\) .*(\([^;()]*\); \([^ ]*\) to \([^ )]*\))$/'
+    "$1" --help | sed -n '/^chapter options:/,/^$/p' |
+        sed -n -e "$sized\1 \2 \3 \4 \5/p" -e 's/^  --\([a-z0-9-]*\)   *[^ ].*/\1 F/p' |
+        awk '!seen[$1]++'
 }
 
 # Bad values of one option (rows of part 1, generated).
@@ -146,7 +150,8 @@ option_rows() {
 
 # An abbreviation that fits two of the program's long options, if any.
 ambiguous_prefix() {
-    { options_of "$1" | cut -d' ' -f1; printf '%s\n' seed quiet dump plot-dir no-plot claims help; } |
+    { options_of "$1" | cut -d' ' -f1
+      printf '%s\n' seed quiet dump plot-dir no-plot claims help; } |
         awk '{ n[NR] = $0; full[$0] = 1 }
              END { for (i = 1; i <= NR; i++) for (j = i + 1; j <= NR; j++)
                        for (l = 1; l < length(n[i]); l++) {
@@ -287,9 +292,10 @@ good() {
     rm -rf "$T/g" && mkdir "$T/g"
     (cd "$T/g" && exec timeout 120 "$prog" "$@" >"$T/out" 2>"$T/err")
     got=$?
-    [ "$got" = 0 ] && [ -e "$T/g/$file" ] ||
-        fail "$(short_name "$prog") $(printf '%.100s' "$*")" \
-            "exit $got, $file $( [ -e "$T/g/$file" ] && echo written || echo missing) ($(head -c 200 "$T/err" | tr '\n' ' '))"
+    [ "$got" = 0 ] && [ -e "$T/g/$file" ] && return
+    written=missing
+    [ -e "$T/g/$file" ] && written=written
+    fail "$(short_name "$prog") $(printf '%.100s' "$*")" "exit $got, $file $written ($(said))"
 }
 
 # Part 3, on the first program that dumps something and the first with a figure.

@@ -24,9 +24,9 @@ for chapter in "$@"; do
         seed=$((seed + 1))
     done
 done | xargs -P 2 -n 2 sh -c '
-    name=$(basename "$1")
-    "$1" --quiet --no-plot --seed "$2" --claims "'"$T"'/$name.$2.tsv" >/dev/null 2>"'"$T"'/$name.$2.err"
-    echo $? >"'"$T"'/$name.$2.status"' sh
+    out=$0/$(basename "$1").$2
+    "$1" --quiet --no-plot --seed "$2" --claims "$out.tsv" >/dev/null 2>"$out.err"
+    echo $? >"$out.status"' "$T"
 
 bad=0
 for chapter in "$@"; do
