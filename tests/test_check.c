@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "check.h"
@@ -138,5 +139,32 @@ Test(check, controls_go_to_the_claims_file_with_their_verdict, .init = cr_redire
     cr_assert_eq(strncmp(line, "R2\tFAILS\tch99\tone layer more\t", 27), 0, "got: %s", line);
     cr_assert_not_null(strstr(line, "\tcontrol\n"), "got: %s", line);
     fclose(f);
+    unlink(path);
+}
+
+Test(check, a_claims_file_that_cannot_be_written_is_exit_status_three, .init = cr_redirect_stdout)
+{
+    cr_redirect_stderr();
+    invent_opts o = opts("/dev/full");
+    check_setup(&o);
+    check_equal("R2", "five steps", 5, 5);
+    check_equal("R2", "five steps again", 5, 5);
+    cr_assert_eq(check_count_failed(), 0, "a lost line is not a failed claim");
+    cr_assert_eq(check_finish(), 3);
+    fflush(stderr);
+    cr_assert_stderr_eq_str("ch99: cannot append the claims to '/dev/full' (No space left on "
+                            "device); this run's claims are lost\n");
+}
+
+Test(check, a_fifo_as_claims_file_is_refused_without_blocking, .init = cr_redirect_stdout)
+{
+    cr_redirect_stderr();
+    char path[64];
+    snprintf(path, sizeof path, "/tmp/invent-fifo-%d", (int)getpid());
+    cr_assert_eq(mkfifo(path, 0600), 0);
+    invent_opts o = opts(path);
+    check_setup(&o);
+    check_equal("R2", "five steps", 5, 5);
+    cr_assert_eq(check_finish(), 3);
     unlink(path);
 }

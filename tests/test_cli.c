@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "rng.h"
 
 static size_t seq;
 static double tau;
@@ -140,4 +141,93 @@ Test(cli, cli_fail_prints_one_line_and_returns_two, .init = cr_redirect_stderr)
     cr_assert_eq(cli_fail(&o, "--heads (%d) must divide --dim (%d)", 3, 8), 2);
     fflush(stderr);
     cr_assert_stderr_eq_str("ch99: --heads (3) must divide --dim (8)\n");
+}
+
+Test(cli, numbers_with_spaces_signs_or_other_bases_are_refused, .init = cr_redirect_stderr)
+{
+    const char *bad_sizes[] = {" 12", "12 ", "+12", "0x10", "1e1", "1.0", ""};
+    const char *bad_doubles[] = {" 0.5", "0.5 ", "0x1p-1", "infinity", "1e999", "", "."};
+    invent_opts o;
+    for (size_t i = 0; i < sizeof bad_sizes / sizeof *bad_sizes; i++) {
+        const char *seed[] = {"--seed", bad_sizes[i], NULL};
+        const char *size[] = {"--seq", bad_sizes[i], NULL};
+        cr_assert_eq(parse(&o, seed), 2, "--seed '%s' was accepted", bad_sizes[i]);
+        cr_assert_eq(parse(&o, size), 2, "--seq '%s' was accepted", bad_sizes[i]);
+    }
+    for (size_t i = 0; i < sizeof bad_doubles / sizeof *bad_doubles; i++) {
+        const char *args[] = {"--tau", bad_doubles[i], NULL};
+        cr_assert_eq(parse(&o, args), 2, "--tau '%s' was accepted", bad_doubles[i]);
+    }
+    const char *good[] = {"--tau", "2.5e-1", "--seed", "0", NULL};
+    cr_assert_eq(parse(&o, good), CLI_RUN);
+    cr_assert_float_eq(tau, 0.25, 1e-15);
+}
+
+Test(cli, an_abbreviation_of_two_options_is_called_ambiguous, .init = cr_redirect_stderr)
+{
+    const char *args[] = {"--se", "3", NULL};
+    expect_rejection(args, "ch99: ambiguous option '--se': --seq or --seed (try --help)\n");
+}
+
+Test(cli, an_abbreviation_of_one_option_is_that_option)
+{
+    invent_opts o;
+    const char *args[] = {"--see", "3", "--ta", "2", NULL};
+    cr_assert_eq(parse(&o, args), CLI_RUN);
+    cr_assert_eq(o.seed, 3);
+    cr_assert_float_eq(tau, 2.0, 1e-15);
+}
+
+Test(cli, a_flag_given_a_value_is_refused, .init = cr_redirect_stderr)
+{
+    const char *args[] = {"--full=1", NULL};
+    expect_rejection(args, "ch99: option '--full' takes no value (try --help)\n");
+}
+
+Test(cli, empty_paths_are_refused, .init = cr_redirect_stderr)
+{
+    const char *flags[] = {"--dump", "--plot-dir", "--claims"};
+    invent_opts o;
+    for (int i = 0; i < 3; i++) {
+        const char *args[] = {flags[i], "", NULL};
+        cr_assert_eq(parse(&o, args), 2, "%s '' was accepted", flags[i]);
+    }
+    fflush(stderr);
+    cr_assert_stderr_eq_str("ch99: --dump expects a path, got an empty one\n"
+                            "ch99: --plot-dir expects a path, got an empty one\n"
+                            "ch99: --claims expects a path, got an empty one\n");
+}
+
+Test(cli, paths_with_control_characters_are_refused, .init = cr_redirect_stderr)
+{
+    const char *args[] = {"--claims", "a\nb", NULL};
+    expect_rejection(args, "ch99: --claims: the path contains a control character (such as a "
+                           "newline or a tab)\n");
+}
+
+Test(cli, paths_with_quotes_and_spaces_are_accepted)
+{
+    invent_opts o;
+    const char *args[] = {"--plot-dir", "it's a \"dir\"", NULL};
+    cr_assert_eq(parse(&o, args), CLI_RUN);
+    cr_assert_str_eq(o.plot_dir, "it's a \"dir\"");
+}
+
+Test(cli, every_seed_gives_its_own_stream)
+{
+    /* GSL's mt19937 replaces seed 0 by 4357; rng_new keeps them apart */
+    const unsigned long seeds[] = {0, 4357, 1, 4294967295ul};
+    double first[4];
+    for (int i = 0; i < 4; i++) {
+        gsl_rng *r = rng_new(seeds[i]);
+        first[i] = gsl_rng_uniform(r);
+        gsl_rng_free(r);
+    }
+    for (int i = 0; i < 4; i++)
+        for (int j = i + 1; j < 4; j++)
+            cr_assert_neq(first[i], first[j], "seeds %lu and %lu start alike", seeds[i], seeds[j]);
+    gsl_rng *a = rng_new(7), *b = rng_new(7);
+    cr_assert_eq(gsl_rng_uniform(a), gsl_rng_uniform(b), "a seed repeats its stream");
+    gsl_rng_free(a);
+    gsl_rng_free(b);
 }

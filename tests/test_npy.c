@@ -1,7 +1,11 @@
 /* Unit tests: .npy files round-trip and bad files are refused. */
 #include <criterion/criterion.h>
+#include <dirent.h>
+#include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "npy.h"
@@ -133,4 +137,51 @@ Test(npy, unwritable_path_is_an_io_error)
     size_t shape[1] = {1};
     double x = 1.0;
     cr_assert_eq(npy_save("/nonexistent/dir/x.npy", NPY_F64, 1, shape, &x), INVENT_EIO);
+}
+
+/* How many entries of dir start with prefix. */
+static int count_entries(const char *dir, const char *prefix)
+{
+    DIR *d = opendir(dir);
+    int n = 0;
+    for (struct dirent *e; d && (e = readdir(d));)
+        n += strncmp(e->d_name, prefix, strlen(prefix)) == 0;
+    if (d)
+        closedir(d);
+    return n;
+}
+
+Test(npy, a_write_that_fails_leaves_no_file_behind)
+{
+    /* a file-size limit of 1 KiB: the 8 KiB body cannot be written (EFBIG) */
+    signal(SIGXFSZ, SIG_IGN);
+    struct rlimit limit = {1024, 1024};
+    cr_assert_eq(setrlimit(RLIMIT_FSIZE, &limit), 0);
+    size_t shape[1] = {1024};
+    double x[1024] = {0};
+    char name[64];
+    snprintf(name, sizeof name, "invent-npy-%d.npy", (int)getpid());
+    cr_assert_eq(npy_save(path, NPY_F64, 1, shape, x), INVENT_EIO);
+    cr_assert_eq(errno, EFBIG);
+    cr_assert_eq(count_entries("/tmp", name), 0, "a partial or temporary file is left");
+    shape[0] = 8; /* a small one is written whole, under its own name only */
+    cr_assert_eq(npy_save(path, NPY_F64, 1, shape, x), INVENT_OK);
+    cr_assert_eq(count_entries("/tmp", name), 1);
+}
+
+Test(npy, a_failed_save_keeps_the_previous_file)
+{
+    size_t shape[1] = {1024};
+    double x[1024] = {0}, one = 1.0;
+    size_t one_shape[1] = {1};
+    cr_assert_eq(npy_save(path, NPY_F64, 1, one_shape, &one), INVENT_OK);
+    signal(SIGXFSZ, SIG_IGN);
+    struct rlimit limit = {1024, 1024};
+    cr_assert_eq(setrlimit(RLIMIT_FSIZE, &limit), 0);
+    cr_assert_eq(npy_save(path, NPY_F64, 1, shape, x), INVENT_EIO);
+    npy_array a;
+    cr_assert_eq(npy_load(path, &a), INVENT_OK);
+    cr_assert_eq(a.shape[0], 1);
+    cr_assert_eq(((double *)a.data)[0], 1.0);
+    npy_free(&a);
 }

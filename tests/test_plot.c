@@ -1,11 +1,14 @@
-/* Unit tests: figures are rendered whole, or skipped without fuss. */
+/* Unit tests: figures are rendered whole, or skipped without fuss; paths
+ * and texts with quotes are passed safely; a renderer that hangs is stopped. */
 #include <criterion/criterion.h>
 #include <criterion/redirect.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "paths.h"
 #include "plot.h"
 #include "status.h"
 
@@ -78,12 +81,96 @@ Test(plot, a_failing_script_leaves_no_figure_and_is_counted, .init = cr_redirect
     cr_assert_eq(plot_failures(), 1);
 }
 
-Test(plot, quotes_in_text_variables_are_refused, .init = cr_redirect_stderr)
+/* Renders ch01_steps.gp with a small data set into o->plot_dir. */
+static int render_steps(const invent_opts *o, const char *name, const char *title)
+{
+    plot *p = plot_begin(o, name);
+    cr_assert_not_null(p);
+    plot_set(p, "layers", 2);
+    plot_set(p, "layers_deep", 6);
+    if (title)
+        plot_set_text(p, "note", title);
+    for (int k = 0; k < 2; k++) {
+        plot_block(p, "N recurrent stack");
+        for (int n = 1; n <= 5; n++)
+            PLOT_ROW(p, n, n + 1, 2);
+    }
+    return plot_render(p, "ch01_steps.gp");
+}
+
+Test(plot, quotes_in_text_variables_are_escaped, .init = cr_redirect_stderr)
 {
     if (system("command -v gnuplot >/dev/null 2>&1") != 0)
         cr_skip_test("gnuplot is not installed");
     invent_opts o = {.program = "ch99", .plot_dir = dir};
-    plot *p = plot_begin(&o, "ch99_quote");
-    plot_set_text(p, "title", "it's");
-    cr_assert_eq(plot_render(p, "ch01_steps.gp"), INVENT_EIO);
+    cr_assert_eq(render_steps(&o, "ch99_quote", "it's \"quoted\"; print 'x'"), INVENT_OK);
+    cr_assert(exists("ch99_quote.png"));
+}
+
+Test(plot, a_quote_in_the_plot_directory_is_no_problem, .init = cr_redirect_stderr)
+{
+    if (system("command -v gnuplot >/dev/null 2>&1") != 0)
+        cr_skip_test("gnuplot is not installed");
+    char quoted[128], png[160];
+    snprintf(quoted, sizeof quoted, "%s/it's; a \"dir\"", dir);
+    invent_opts o = {.program = "ch99", .plot_dir = quoted};
+    cr_assert_eq(paths_make_dirs(quoted), 0);
+    cr_assert_eq(render_steps(&o, "ch99_steps", NULL), INVENT_OK);
+    snprintf(png, sizeof png, "%s/ch99_steps.png", quoted);
+    cr_assert_eq(access(png, R_OK), 0);
+}
+
+/* Whether the process named in DIR/child still runs (a zombie does not). */
+static int child_alive(void)
+{
+    char path[128], stat_line[256];
+    long pid = 0;
+    snprintf(path, sizeof path, "%s/child", dir);
+    FILE *f = fopen(path, "r");
+    cr_assert_not_null(f);
+    cr_assert_eq(fscanf(f, "%ld", &pid), 1);
+    fclose(f);
+    snprintf(path, sizeof path, "/proc/%ld/stat", pid);
+    f = fopen(path, "r");
+    if (!f)
+        return 0;
+    char *line = fgets(stat_line, sizeof stat_line, f);
+    fclose(f);
+    char *end = line ? strrchr(line, ')') : NULL;
+    return end && end[1] == ' ' && end[2] != 'Z';
+}
+
+Test(plot, a_gnuplot_that_hangs_is_stopped_and_later_figures_skipped, .init = cr_redirect_stderr)
+{
+    /* a "gnuplot" that sleeps, and a child of it that must die with it */
+    char bin[96], script[128], path[4096];
+    snprintf(bin, sizeof bin, "%s/bin", dir);
+    cr_assert_eq(paths_make_dirs(bin), 0);
+    snprintf(script, sizeof script, "%s/gnuplot", bin);
+    FILE *f = fopen(script, "w");
+    fprintf(f, "#!/bin/sh\nsleep 30 &\necho $! > %s/child\nwait\n", dir);
+    fclose(f);
+    chmod(script, 0755);
+    snprintf(path, sizeof path, "%s:%s", bin, getenv("PATH"));
+    setenv("PATH", path, 1);
+    plot_set_time_limit(0.5);
+    invent_opts o = {.program = "ch99", .plot_dir = dir};
+    cr_assert_eq(render_steps(&o, "ch99_hang", NULL), INVENT_EIO);
+    cr_assert_eq(plot_failures(), 1);
+    cr_assert_null(plot_begin(&o, "ch99_after"), "figures after a hang are skipped");
+    usleep(200 * 1000);
+    cr_assert_not(child_alive(), "the child of the renderer was killed too");
+    cr_assert_not(exists("ch99_hang.png"));
+}
+
+Test(plot, a_figure_name_too_long_for_the_checked_paths_is_refused, .init = cr_redirect_stderr)
+{
+    if (system("command -v gnuplot >/dev/null 2>&1") != 0)
+        cr_skip_test("gnuplot is not installed");
+    char name[PLOT_NAME_MAX + 2];
+    memset(name, 'n', sizeof name - 1);
+    name[sizeof name - 1] = '\0';
+    invent_opts o = {.program = "ch99", .plot_dir = dir};
+    cr_assert_null(plot_begin(&o, name));
+    cr_assert_eq(plot_failures(), 1);
 }

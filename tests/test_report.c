@@ -1,9 +1,14 @@
 /* Unit tests: narration, quiet mode, errors, --dump and output paths. */
 #include <criterion/criterion.h>
 #include <criterion/redirect.h>
+#include <errno.h>
+#include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "dump.h"
@@ -88,4 +93,123 @@ Test(paths, ready_dir_creates_parents_and_refuses_files)
     char cmd[128];
     snprintf(cmd, sizeof cmd, "rm -rf /tmp/invent-paths-%d", (int)getpid());
     cr_assert_eq(system(cmd), 0);
+}
+
+Test(dump, the_first_failure_is_reported_once_and_stops_the_dumping, .init = cr_redirect_stderr)
+{
+    char dir[64], path[96];
+    snprintf(dir, sizeof dir, "/tmp/invent-dumpfail-%d", (int)getpid());
+    cr_assert_eq(paths_make_dirs(dir), 0);
+    signal(SIGXFSZ, SIG_IGN); /* files over 1 KiB fail with EFBIG */
+    struct rlimit limit = {1024, 1024};
+    cr_assert_eq(setrlimit(RLIMIT_FSIZE, &limit), 0);
+    gsl_matrix *big = gsl_matrix_calloc(32, 32), *small = gsl_matrix_calloc(2, 2);
+    invent_opts o = {.program = "ch99", .dump_dir = dir};
+    cr_assert_eq(dump_matrix(&o, "small", small), INVENT_OK);
+    cr_assert_eq(dump_matrix(&o, "big", big), INVENT_EIO);
+    cr_assert_eq(dump_matrix(&o, "after", small), INVENT_EIO);
+    cr_assert_eq(dump_failures(), 1);
+    snprintf(path, sizeof path, "%s/big.npy", dir);
+    cr_assert_neq(access(path, F_OK), 0, "no partial file");
+    snprintf(path, sizeof path, "%s/after.npy", dir);
+    cr_assert_neq(access(path, F_OK), 0, "nothing after the first failure");
+    fflush(stderr);
+    char want[256];
+    snprintf(want, sizeof want, "ch99: cannot write '%s/big.npy' (File too large); no further "
+                                "tensors dumped\n", dir);
+    cr_assert_stderr_eq_str(want);
+    gsl_matrix_free(big);
+    gsl_matrix_free(small);
+    snprintf(path, sizeof path, "rm -rf %s", dir);
+    cr_assert_eq(system(path), 0);
+}
+
+static int write_two_lines(FILE *f, const void *ctx)
+{
+    (void)ctx;
+    return fputs("a,b\n1,2\n", f) < 0;
+}
+
+Test(dump, text_files_are_written_whole)
+{
+    char dir[64], path[96];
+    snprintf(dir, sizeof dir, "/tmp/invent-dumptext-%d", (int)getpid());
+    cr_assert_eq(paths_make_dirs(dir), 0);
+    invent_opts o = {.program = "ch99", .dump_dir = dir};
+    cr_assert_eq(dump_text(&o, "table.csv", write_two_lines, NULL), INVENT_OK);
+    snprintf(path, sizeof path, "%s/table.csv", dir);
+    struct stat st;
+    cr_assert_eq(stat(path, &st), 0);
+    cr_assert_eq(st.st_size, 8);
+    snprintf(path, sizeof path, "rm -rf %s", dir);
+    cr_assert_eq(system(path), 0);
+}
+
+Test(paths, an_empty_name_is_refused_without_reading_past_it)
+{
+    errno = 0;
+    cr_assert_eq(paths_make_dirs(""), -1);
+    cr_assert_eq(errno, ENOENT);
+    cr_assert_eq(paths_check_dir("", 10), -1);
+    cr_assert_eq(paths_check_file(""), -1);
+}
+
+Test(paths, check_dir_creates_nothing_and_refuses_what_cannot_be_made)
+{
+    char base[64], dir[128], file[128];
+    snprintf(base, sizeof base, "/tmp/invent-check-%d", (int)getpid());
+    snprintf(dir, sizeof dir, "%s/a/b/c", base);
+    cr_assert_eq(paths_check_dir(dir, 100), 0, "creatable under /tmp");
+    cr_assert_neq(access(base, F_OK), 0, "nothing created");
+    cr_assert_eq(paths_make_dirs(base), 0);
+    snprintf(file, sizeof file, "%s/f", base);
+    fclose(fopen(file, "w"));
+    snprintf(dir, sizeof dir, "%s/f/sub", base);
+    cr_assert_eq(paths_check_dir(file, 10), -1);
+    cr_assert_eq(errno, ENOTDIR);
+    cr_assert_eq(paths_check_dir(dir, 10), -1);
+    cr_assert_eq(errno, ENOTDIR);
+    cr_assert_eq(paths_check_dir(base, PATH_MAX - strlen(base) - 1), -1);
+    cr_assert_eq(errno, ENAMETOOLONG);
+    cr_assert_eq(paths_check_dir(base, PATH_MAX - strlen(base) - 2), 0, "the longest that fits");
+    snprintf(dir, sizeof dir, "rm -rf %s", base);
+    cr_assert_eq(system(dir), 0);
+}
+
+Test(paths, check_file_takes_files_and_devices_but_not_fifos_or_directories)
+{
+    char fifo[64];
+    snprintf(fifo, sizeof fifo, "/tmp/invent-fifo-%d", (int)getpid());
+    cr_assert_eq(mkfifo(fifo, 0600), 0);
+    cr_assert_eq(paths_check_file(fifo), -1);
+    cr_assert_eq(errno, EINVAL);
+    cr_assert_eq(paths_append(fifo, "x\n", 2), -1, "no reader: refused at once, not waited for");
+    unlink(fifo);
+    cr_assert_eq(paths_check_file("/tmp"), -1);
+    cr_assert_eq(errno, EISDIR);
+    cr_assert_eq(paths_check_file("/tmp/"), -1);
+    cr_assert_eq(paths_check_file("/proc/no/such/file"), -1);
+    cr_assert_eq(paths_check_file("/dev/null"), 0);
+    cr_assert_eq(paths_check_file("/tmp/invent-a-new-file"), 0);
+}
+
+Test(paths, a_failed_append_cuts_the_file_back)
+{
+    char path[64];
+    snprintf(path, sizeof path, "/tmp/invent-append-%d", (int)getpid());
+    char line[600];
+    memset(line, 'x', sizeof line - 1);
+    line[sizeof line - 1] = '\n';
+    cr_assert_eq(paths_append(path, line, sizeof line), 0);
+    signal(SIGXFSZ, SIG_IGN);
+    struct rlimit limit = {1024, 1024};
+    cr_assert_eq(setrlimit(RLIMIT_FSIZE, &limit), 0);
+    cr_assert_eq(paths_append(path, line, sizeof line), -1, "1200 bytes > 1 KiB");
+    cr_assert_eq(errno, EFBIG);
+    struct stat st;
+    cr_assert_eq(stat(path, &st), 0);
+    cr_assert_eq(st.st_size, (off_t)sizeof line, "the partial line was removed");
+    cr_assert_eq(paths_append("/dev/full", line, 10), -1);
+    cr_assert_eq(errno, ENOSPC);
+    unlink(path);
 }

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "count.h"
+#include "paths.h"
 #include "status.h"
 
 static const char MAGIC[] = "\x93NUMPY";
@@ -54,14 +55,13 @@ int npy_save(const char *path, npy_dtype dtype, int ndim, const size_t *shape,
     size_t len = format_header(header, sizeof header, dtype, ndim, shape);
     unsigned char prefix[MAGIC_LEN + 4] = {0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0,
                                            (unsigned char)(len & 0xff), (unsigned char)(len >> 8)};
-    FILE *f = fopen(path, "wb");
-    if (!f)
+    paths_file out; /* written beside path, renamed into place when whole */
+    if (paths_file_open(&out, path) != 0)
         return INVENT_EIO;
-    int ok = fwrite(prefix, 1, sizeof prefix, f) == sizeof prefix &&
-             fwrite(header, 1, len, f) == len &&
-             fwrite(data, dtype_size(dtype), count, f) == count;
-    ok = (fclose(f) == 0) && ok;
-    return ok ? INVENT_OK : INVENT_EIO;
+    int ok = fwrite(prefix, 1, sizeof prefix, out.f) == sizeof prefix &&
+             fwrite(header, 1, len, out.f) == len &&
+             fwrite(data, dtype_size(dtype), count, out.f) == count;
+    return paths_file_commit(&out, ok) == 0 ? INVENT_OK : INVENT_EIO;
 }
 
 int npy_save_matrix(const char *path, const gsl_matrix *m)

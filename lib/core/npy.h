@@ -19,7 +19,9 @@ typedef struct {
     void *data;                  /* C order; owned, release with npy_free */
 } npy_array;
 
-/* data: shape[0] x ... x shape[ndim-1] values of dtype -> the file at path */
+/* data: shape[0] x ... x shape[ndim-1] values of dtype -> the file at path,
+ * whole or not at all (written to a temporary name beside it, then renamed);
+ * INVENT_EIO leaves errno saying why */
 int npy_save(const char *path, npy_dtype dtype, int ndim, const size_t *shape,
              const void *data);
 

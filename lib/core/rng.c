@@ -2,11 +2,17 @@
 
 #include <gsl/gsl_randist.h>
 
+/* GSL's mt19937 starts from the low 32 bits of its seed, except that a seed
+ * of 0 is replaced by 4357, its default: seed 0 would repeat seed 4357. Seed
+ * 2^32 has the same low bits as 0 without the replacement, so it gives seed 0
+ * its own stream; every other seed is kept, and with it every stream. */
+_Static_assert(sizeof(unsigned long) >= 8, "seed 0 is mapped to 2^32");
+
 gsl_rng *rng_new(unsigned long seed)
 {
     gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
     if (r)
-        gsl_rng_set(r, seed);
+        gsl_rng_set(r, seed == 0 ? 1ul << 32 : seed);
     return r;
 }
 

@@ -6,7 +6,8 @@
 #include <gsl/gsl_matrix.h>
 #include <gsl/gsl_rng.h>
 
-/* seed -> a new generator, or NULL when out of memory; free with gsl_rng_free */
+/* seed -> a new generator, or NULL when out of memory; free with gsl_rng_free.
+ * Every seed from 0 to 2^32 - 1 gives its own stream (0 included). */
 gsl_rng *rng_new(unsigned long seed);
 
 /* m: (rows, cols) <- independent N(0, sigma^2) entries */

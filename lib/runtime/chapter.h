@@ -7,7 +7,11 @@
  *   1  a claim failed
  *   2  bad command line, or an output path (--dump, --plot-dir, --claims)
  *      that cannot be written (one line on stderr, before any work)
- *   3  something else went wrong (a figure, a file, memory) */
+ *   3  something else went wrong (a figure, a dump, the claims file,
+ *      standard output, memory); it outranks 1, since the claims may then
+ *      not all have been recorded
+ * Every exit, --help included, checks that standard output was written, and
+ * waits at most 5 s for library exit handlers (thread pools; see chapter.c). */
 #ifndef INVENT_CHAPTER_H
 #define INVENT_CHAPTER_H
 
@@ -18,12 +22,14 @@
 #define CHAPTER_EXIT_RUNTIME 3
 
 /* argv -> opts and the chapter's sizes; returns CLI_RUN to go on, else the
- * exit code to return now (0 after --help, 2 after one line on stderr) */
+ * exit code to return now (0 after --help, 2 after one line on stderr).
+ * Paths must not be empty; the output paths are checked by chapter_start. */
 int chapter_parse(int argc, char **argv, const cli_spec *spec, invent_opts *opts);
 
-/* After the chapter's own checks of its sizes: output paths checked (and
- * created), claim checks set up, title printed; returns CLI_RUN to go on,
- * else the exit code to return now */
+/* After the chapter's own checks of its sizes: output paths checked, all
+ * before any is created (a directory too long for the names written in it,
+ * a FIFO as --claims: refused), then created; claim checks set up, title
+ * printed; returns CLI_RUN to go on, else the exit code to return now */
 int chapter_start(invent_opts *opts, const char *title);
 
 /* For chapter programs: a library call that must succeed. On a status other
@@ -31,8 +37,9 @@ int chapter_start(invent_opts *opts, const char *title);
  * status 3 (out of memory, a shape or a file that does not fit). */
 void chapter_must(int status, const char *what);
 
-/* Reports a library failure ("computing the recall error: out of memory")
- * and returns CHAPTER_EXIT_RUNTIME for main to return. */
+/* Reports a library failure ("computing the recall error: input/output
+ * error") and returns CHAPTER_EXIT_RUNTIME for main to return; out of
+ * memory ends the program at once, as scope_out_of_memory does. */
 int chapter_fail(const invent_opts *opts, const char *what, int status);
 
 /* Summary of the checks -> the exit status described above. */

@@ -1,17 +1,20 @@
 #include "check.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "mat.h"
+#include "paths.h"
 #include "report.h"
 
 static struct {
     const invent_opts *opts;
     int run, failed;          /* every check; failed claims and held controls */
     int controls, held;       /* controls among them; those that held */
-    int claims_lost;          /* the claims file could not be appended to */
+    int claims_lost;          /* a line could not be appended to the claims file */
     const char *control_what; /* set by check_control for the next check */
 } state;
 
@@ -32,21 +35,26 @@ void check_control(const char *id, const char *what)
     state.control_what = what;
 }
 
-/* One tab-separated line: id, verdict, program, text, detail, kind. */
+/* One tab-separated line: id, verdict, program, text, detail, kind; the
+ * line is appended whole or not at all. After a failure (a full disk) the
+ * rest of the run's claims are not written and the exit status is 3. */
 static void append_claim_line(const char *id, const char *verdict, const char *text,
                               const char *detail, const char *kind)
 {
-    FILE *f = fopen(state.opts->claims_file, "a");
-    if (!f) { /* checked at start-up; it vanished since */
-        if (!state.claims_lost)
-            report_warn(state.opts, "cannot append to claims file '%s'", state.opts->claims_file);
-        state.claims_lost = 1;
-        state.failed++;
+    char line[2048];
+    const char *program = state.opts->program;
+    if (state.claims_lost)
         return;
-    }
-    fprintf(f, "%s\t%s\t%s\t%s\t%s\t%s\n", id, verdict, state.opts->program, text, detail,
-            kind);
-    fclose(f);
+    int n = snprintf(line, sizeof line, "%s\t%s\t%s\t%s\t%s\t%s\n", id, verdict, program, text,
+                     detail, kind);
+    int ok = n >= 0 && (size_t)n < sizeof line; /* the texts are far shorter */
+    if (!ok)
+        errno = EMSGSIZE;
+    if (ok && paths_append(state.opts->claims_file, line, (size_t)n) == 0)
+        return;
+    report_error(program, "cannot append the claims to '%s' (%s); this run's claims are lost",
+                 state.opts->claims_file, strerror(errno));
+    state.claims_lost = 1;
 }
 
 /* "PASS" in green, "FAIL" in red, on a terminal that allows colour */
@@ -170,5 +178,7 @@ int check_finish(void)
         printf("\n%s: %d of %d checks passed; %d of %d controls fail, as they should\n",
                state.opts->program, claims - claims_failed, claims, state.controls - state.held,
                state.controls);
+    if (state.claims_lost)
+        return 3;
     return state.failed ? 1 : 0;
 }

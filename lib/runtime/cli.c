@@ -66,10 +66,10 @@ static void print_help(const cli_spec *spec)
            "  --help               show this help and exit\n", INVENT_PLOT_OUT);
 }
 
-/* text -> *out if it is a whole number in [min, max]; else 0 */
+/* text -> *out if it is a whole number in [min, max], digits only; else 0 */
 static int parse_size(const char *text, double min, double max, size_t *out)
 {
-    if (text[0] == '\0' || text[0] == '-' || text[0] == '+')
+    if (text[strspn(text, "0123456789")] != '\0' || text[0] == '\0')
         return 0;
     char *end;
     errno = 0;
@@ -80,9 +80,12 @@ static int parse_size(const char *text, double min, double max, size_t *out)
     return 1;
 }
 
-/* text -> *out if it is a finite number in [min, max]; else 0 */
+/* text -> *out if it is a finite decimal number in [min, max] (no spaces,
+ * hexadecimal, inf or nan: strtod would take them); else 0 */
 static int parse_double(const char *text, double min, double max, double *out)
 {
+    if (text[strspn(text, "0123456789+-.eE")] != '\0')
+        return 0;
     char *end;
     errno = 0;
     double v = strtod(text, &end);
@@ -112,6 +115,21 @@ static int set_option(const invent_opts *opts, const cli_option *o, const char *
     return CLI_RUN;
 }
 
+/* A path flag's value: not empty, and no control character (a newline in
+ * it would break the one-line messages about it). */
+static int set_path(const invent_opts *opts, const char *flag, const char *arg,
+                    const char **out)
+{
+    if (arg[0] == '\0')
+        return cli_fail(opts, "--%s expects a path, got an empty one", flag);
+    for (const char *p = arg; *p; p++)
+        if ((unsigned char)*p < 0x20 || *p == 0x7f)
+            return cli_fail(opts, "--%s: the path contains a control character (such as a "
+                                  "newline or a tab)", flag);
+    *out = arg;
+    return CLI_RUN;
+}
+
 static int set_common(invent_opts *opts, int code, const char *arg)
 {
     size_t seed;
@@ -123,11 +141,45 @@ static int set_common(invent_opts *opts, int code, const char *arg)
         return CLI_RUN;
     case OPT_QUIET: opts->quiet = 1; return CLI_RUN;
     case OPT_NO_PLOT: opts->no_plot = 1; return CLI_RUN;
-    case OPT_DUMP: opts->dump_dir = arg; return CLI_RUN;
-    case OPT_PLOT_DIR: opts->plot_dir = arg; return CLI_RUN;
-    case OPT_CLAIMS: opts->claims_file = arg; return CLI_RUN;
+    case OPT_DUMP: return set_path(opts, "dump", arg, &opts->dump_dir);
+    case OPT_PLOT_DIR: return set_path(opts, "plot-dir", arg, &opts->plot_dir);
+    case OPT_CLAIMS: return set_path(opts, "claims", arg, &opts->claims_file);
     }
     return CLI_RUN;
+}
+
+/* "--se" or "--se=3" when it abbreviates two or more long options: one line
+ * naming them and 2; else CLI_RUN */
+static int check_ambiguous(const invent_opts *opts, const char *arg,
+                           const struct option *table)
+{
+    if (strncmp(arg, "--", 2) != 0)
+        return CLI_RUN;
+    size_t len = strcspn(arg + 2, "=");
+    char names[256] = "";
+    int matches = 0;
+    for (const struct option *t = table; t->name; t++)
+        if (strncmp(t->name, arg + 2, len) == 0 && strlen(t->name) > len) {
+            size_t used = strlen(names);
+            snprintf(names + used, sizeof names - used, "%s--%s", matches++ ? " or " : "",
+                     t->name);
+        }
+    if (matches < 2)
+        return CLI_RUN;
+    return cli_fail(opts, "ambiguous option '%.*s': %s (try --help)", (int)len + 2, arg, names);
+}
+
+/* getopt's '?': an option that takes no value was given one, an
+ * abbreviation fits two options, or the option is unknown */
+static int refuse_option(const invent_opts *opts, const char *arg, const struct option *table)
+{
+    if (optopt != 0 && strncmp(arg, "--", 2) == 0)
+        return cli_fail(opts, "option '%.*s' takes no value (try --help)",
+                        (int)strcspn(arg, "="), arg);
+    int rc = check_ambiguous(opts, arg, table);
+    if (rc != CLI_RUN)
+        return rc;
+    return cli_fail(opts, "unknown option '%s' (try --help)", arg);
 }
 
 static int parse_loop(int argc, char **argv, const cli_spec *spec, invent_opts *opts,
@@ -142,7 +194,7 @@ static int parse_loop(int argc, char **argv, const cli_spec *spec, invent_opts *
             print_help(spec);
             return 0;
         } else if (code == '?') {
-            return cli_fail(opts, "unknown option '%s' (try --help)", argv[optind - 1]);
+            return refuse_option(opts, argv[optind - 1], table);
         } else if (code == ':') {
             return cli_fail(opts, "option '%s' needs a value (try --help)", argv[optind - 1]);
         } else if (code >= OPT_SEED) {
@@ -167,8 +219,10 @@ int cli_parse(int argc, char **argv, const cli_spec *spec, invent_opts *opts)
     if (n > OPT_SEED - OPT_FIRST_OWN)
         return cli_fail(opts, "too many options");
     struct option *table = calloc((size_t)(n + N_COMMON + 1), sizeof *table);
-    if (!table)
-        return cli_fail(opts, "out of memory while reading the command line");
+    if (!table) {
+        report_error(opts->program, "out of memory while reading the command line");
+        return 3;
+    }
     for (int i = 0; i < n; i++) {
         const cli_option *o = &spec->options[i];
         table[i] = (struct option){o->name, o->kind == CLI_FLAG ? no_argument : required_argument,

@@ -11,6 +11,17 @@
 #include <gsl/gsl_matrix.h>
 
 #include "cli.h"
+#include "paths.h"
+
+/* The longest figure name ("ch07_temperature" is 16 characters). */
+#define PLOT_NAME_MAX 64
+
+/* The longest name written inside the plot directory ("data/NAME.dat" and
+ * a temporary suffix): chapter_start refuses a directory too long to hold it. */
+#define PLOT_LONGEST_FILE (5 + PLOT_NAME_MAX + 4 + PATHS_TEMP_EXTRA)
+
+/* Seconds gnuplot may take for one figure before it is stopped. */
+#define PLOT_TIME_LIMIT 60.0
 
 typedef struct plot plot;
 
@@ -31,15 +42,22 @@ void plot_row(plot *p, const double *v, size_t n);
  * blank line after each row (for heatmaps: `with image` or pm3d) */
 void plot_matrix(plot *p, const gsl_matrix *m);
 
-/* Defines a gnuplot variable the script can use: a number, or a string. */
+/* Defines a gnuplot variable the script can use: a number, or a string
+ * (any text without control characters; quotes are escaped). */
 void plot_set(plot *p, const char *var, double value);
 void plot_set_text(plot *p, const char *var, const char *text);
 
 /* Renders with plots/<script> and frees p; the three files appear together
- * or not at all. Returns INVENT_OK, or an error after a one-line message. */
+ * or not at all. Returns INVENT_OK, or an error after a one-line message.
+ * gnuplot runs inside the plot directory, so the directory's name never
+ * appears in its commands; after PLOT_TIME_LIMIT seconds it is killed with
+ * its process group, and later figures of the program are skipped. */
 int plot_render(plot *p, const char *script);
 
 /* How many figures failed to render in this program (for the exit status). */
 int plot_failures(void);
+
+/* Changes PLOT_TIME_LIMIT for the rest of the program (tests). */
+void plot_set_time_limit(double seconds);
 
 #endif
