@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <unistd.h>
 
-#include "chapter_dump.h"
+#include "chapter.h"
 
 Test(chapter_dump, nothing_without_the_flag)
 {

@@ -166,3 +166,12 @@ int chapter_end(void)
         return CHAPTER_EXIT_RUNTIME;
     return claims;
 }
+
+void chapter_dump(const invent_opts *o, const char *name, const gsl_matrix *m)
+{
+    if (dump_matrix(o, name, m) == INVENT_OK)
+        return;
+    fflush(stdout);
+    fflush(stderr);
+    _exit(CHAPTER_EXIT_RUNTIME);
+}

@@ -15,6 +15,8 @@
 #ifndef INVENT_CHAPTER_H
 #define INVENT_CHAPTER_H
 
+#include <gsl/gsl_matrix.h>
+
 #include "cli.h"
 
 #define CHAPTER_EXIT_CLAIM 1
@@ -36,6 +38,11 @@ int chapter_start(invent_opts *opts, const char *title);
  * than INVENT_OK it reports "what: reason" and ends the program with exit
  * status 3 (out of memory, a shape or a file that does not fit). */
 void chapter_must(int status, const char *what);
+
+/* For chapter programs: m: (rows, cols) -> DIR/name.npy with --dump, nothing
+ * without it; a file that cannot be written ends the program, as
+ * chapter_must does, with the one line dump_matrix printed and exit 3. */
+void chapter_dump(const invent_opts *o, const char *name, const gsl_matrix *m);
 
 /* Reports a library failure ("computing the recall error: input/output
  * error") and returns CHAPTER_EXIT_RUNTIME for main to return; out of

@@ -5,7 +5,6 @@
 #define INVENT_LAYER_RUNTIME_H
 
 #include "chapter.h"
-#include "chapter_dump.h"
 #include "check.h"
 #include "cli.h"
 #include "dump.h"
