@@ -6,14 +6,13 @@
 #include <gsl/gsl_blas.h>
 
 #include "activation.h"
-#include "grad_activation.h"
-#include "grad_linear.h"
 #include "linear.h"
 #include "score.h"
 #include "status.h"
 
 /* product: params Wq (h, 1), Wk (h, 1), c (1, 1); a: (1, h) queries, b: (1, h) keys.
- * additive: params W (h, 2) = [W_1 | W_2], v (1, h), c; a: (1, h) hidden units. */
+ * additive: params W (h, 2) = [W_1 | W_2], v (1, h), c; a: (1, h) hidden units,
+ * b: (1, h) the gradient at their pre-activations. */
 typedef struct {
     score_kind kind;
     param_set ps;
@@ -67,24 +66,25 @@ static int product_backward(score_model *m, const gsl_matrix *x, double ds)
 {
     gsl_matrix_const_view xi = gsl_matrix_const_submatrix(x, 0, 0, 1, 1),
                           xL = gsl_matrix_const_submatrix(x, 0, 1, 1, 1);
-    gsl_matrix_memcpy(m->da, m->b);
+    gsl_matrix_memcpy(m->da, m->b); /* ds/da = b */
     gsl_matrix_scale(m->da, ds);
-    int status = grad_linear(&xL.matrix, m->ps.value[0], m->da, m->ps.grad[0], NULL, NULL);
-    gsl_matrix_memcpy(m->da, m->a);
+    int status = linear_backward(&xL.matrix, m->ps.value[0], m->da, NULL, m->ps.grad[0], NULL);
+    gsl_matrix_memcpy(m->da, m->a); /* ds/db = a */
     gsl_matrix_scale(m->da, ds);
-    return status ? status : grad_linear(&xi.matrix, m->ps.value[1], m->da, m->ps.grad[1], NULL, NULL);
+    return status ? status
+                  : linear_backward(&xi.matrix, m->ps.value[1], m->da, NULL, m->ps.grad[1], NULL);
 }
 
-/* s = v . tanh(x W^T) */
+/* s = v . a, a = tanh(x W^T): da = ds v, dv += ds a, then back through tanh into b */
 static int additive_backward(score_model *m, const gsl_matrix *x, double ds)
 {
+    gsl_vector_view dv = gsl_matrix_row(m->ps.grad[1], 0), a = gsl_matrix_row(m->a, 0);
+    gsl_blas_daxpy(ds, &a.vector, &dv.vector);
     gsl_matrix_memcpy(m->da, m->ps.value[1]);
     gsl_matrix_scale(m->da, ds);
-    gsl_matrix_memcpy(m->b, m->a);
-    gsl_matrix_scale(m->b, ds);
-    gsl_matrix_add(m->ps.grad[1], m->b); /* dv = ds * hidden */
-    int status = grad_tanh(m->a, m->da, m->da);
-    return status ? status : grad_linear(x, m->ps.value[0], m->da, m->ps.grad[0], NULL, NULL);
+    gsl_matrix_set_zero(m->b);
+    int status = activation_tanh_backward(m->a, m->da, m->b);
+    return status ? status : linear_backward(x, m->ps.value[0], m->b, NULL, m->ps.grad[0], NULL);
 }
 
 static int score_backward(void *self, const gsl_matrix *x, const gsl_matrix *dz)

@@ -3,7 +3,6 @@
 #include <time.h>
 
 #include "adam.h"
-#include "grad_xent.h"
 #include "report.h"
 #include "status.h"
 #include "xent.h"
@@ -28,7 +27,7 @@ int train_evaluate(const train_model *m, const task_data *data, double *loss, do
         size_t c = 0;
         status = m->forward(m->self, data->x[i], z);
         if (status == INVENT_OK)
-            status = xent_loss(z, &data->y[i], &l, &c);
+            status = xent_forward(z, &data->y[i], &l, &c);
         total += l;
         right += c;
     }
@@ -38,23 +37,24 @@ int train_evaluate(const train_model *m, const task_data *data, double *loss, do
     return status;
 }
 
-/* one example: forward, loss, backward with dz scaled by 1/batch */
+/* one example: forward, loss, backward with dz scaled by 1/batch; z, dz: (1, classes) */
 static int example_step(const train_model *m, const gsl_matrix *x, size_t y, double batch,
-                        gsl_matrix *z, double *loss, size_t *right)
+                        gsl_matrix *z, gsl_matrix *dz, double *loss, size_t *right)
 {
     double l;
     size_t c;
     int status = m->forward(m->self, x, z);
     if (status == INVENT_OK)
-        status = xent_loss(z, &y, &l, &c);
+        status = xent_forward(z, &y, &l, &c);
+    gsl_matrix_set_zero(dz);
     if (status == INVENT_OK)
-        status = grad_xent(z, &y, z);
+        status = xent_backward(z, &y, dz);
     if (status != INVENT_OK)
         return status;
-    gsl_matrix_scale(z, 1.0 / batch);
+    gsl_matrix_scale(dz, 1.0 / batch);
     *loss += l / batch;
     *right += c;
-    return m->backward(m->self, x, z);
+    return m->backward(m->self, x, dz);
 }
 
 /* a batch drawn with replacement -> gradients, mean loss, accuracy; then Adam */
@@ -66,7 +66,10 @@ static int batch_step(const train_model *m, const task_data *data, size_t batch,
     size_t right = 0;
     for (size_t b = 0; b < batch; b++) {
         size_t i = gsl_rng_uniform_int(r, data->n);
-        int status = example_step(m, data->x[i], data->y[i], (double)batch, z, loss, &right);
+        gsl_matrix_view zi = gsl_matrix_submatrix(z, 0, 0, 1, z->size2),
+                        dzi = gsl_matrix_submatrix(z, 1, 0, 1, z->size2);
+        int status = example_step(m, data->x[i], data->y[i], (double)batch, &zi.matrix,
+                                  &dzi.matrix, loss, &right);
         if (status != INVENT_OK)
             return status;
     }
@@ -116,7 +119,7 @@ int train_run(const invent_opts *o, const char *label, const train_model *m,
         plan->batch == 0 || train_set->classes != test_set->classes)
         return INVENT_ESHAPE;
     adam opt;
-    gsl_matrix *z = gsl_matrix_alloc(1, train_set->classes);
+    gsl_matrix *z = gsl_matrix_alloc(2, train_set->classes); /* logits and their gradient */
     int status = z ? adam_init(&opt, m->params, plan->rate) : INVENT_ENOMEM;
     if (status != INVENT_OK) {
         gsl_matrix_free(z);
