@@ -43,6 +43,14 @@ Test(grad, mlp_relu) { agrees("MLP (ReLU)"); }
 Test(grad, block_post_norm) { agrees("block (post-norm)"); }
 Test(grad, block_pre_norm) { agrees("block (pre-norm)"); }
 
+Test(grad, a_wrong_layernorm_backward_is_caught)
+{
+    gsl_rng *r = rng_new(2);
+    double e = gradcheck_wrong_layernorm(r);
+    gsl_rng_free(r);
+    cr_assert_gt(e, 1e-2, "dropping the mean terms should be far off, not %g", e);
+}
+
 Test(grad, every_case_is_listed_once)
 {
     size_t n;

@@ -293,7 +293,8 @@ static double layernorm_loss(void *ctx)
                : fdcheck_probe(c->b.Y, c->b.R);
 }
 
-static double check_layernorm(gsl_rng *r)
+/* the layer norm case; wrong: dX = rstd * gamma * dY instead of the backward pass */
+static double layernorm_run(gsl_rng *r, int wrong)
 {
     const size_t T = 3, d = 5;
     layernorm_case c = {.b.ok = 1};
@@ -304,14 +305,29 @@ static double check_layernorm(gsl_rng *r)
     c.rstd = tensor(&c.b, 1, T, r);
     probe(&c.b, T, d, r);
     int status = c.b.ok && !isnan(layernorm_loss(&c)) ? INVENT_OK : INVENT_ENOMEM;
+    gsl_matrix *dX = status == INVENT_OK ? grad_of(&c.b, c.X) : NULL;
     if (status == INVENT_OK) {
         gsl_vector_view g = row0(c.gamma), mu = row0(c.mean), rs = row0(c.rstd),
                         dg = row0(grad_of(&c.b, c.gamma)), db = row0(grad_of(&c.b, c.beta));
         status = layernorm_backward(c.X, &g.vector, &mu.vector, &rs.vector, c.b.R,
-                                    grad_of(&c.b, c.X), &dg.vector, &db.vector);
+                                    wrong ? NULL : dX, &dg.vector, &db.vector);
     }
+    for (size_t t = 0; wrong && status == INVENT_OK && t < T; t++)
+        for (size_t j = 0; j < d; j++)
+            gsl_matrix_set(dX, t, j, gsl_matrix_get(c.rstd, 0, t) * gsl_matrix_get(c.gamma, 0, j) *
+                                         gsl_matrix_get(c.b.R, t, j));
     gsl_matrix *const checked[] = {c.X, c.gamma, c.beta};
     return verdict(&c.b, layernorm_loss, checked, 3, status);
+}
+
+static double check_layernorm(gsl_rng *r)
+{
+    return layernorm_run(r, 0);
+}
+
+double gradcheck_wrong_layernorm(gsl_rng *r)
+{
+    return layernorm_run(r, 1);
 }
 
 /* ---- the recurrent cell through time; the probe reads every state */

@@ -47,8 +47,8 @@ typedef struct {
     gsl_matrix *F;             /* (T, m): MLP activations relu(Z) */
     gsl_matrix *M;             /* (T, d): MLP(H) */
     gsl_matrix *R2;            /* (T, d): the second skip: H + M post-norm, R1 + M = Y pre-norm */
-    gsl_vector *mean1, *rstd1; /* (T): the first norm's statistics (of R1 post-norm, of X pre-norm) */
-    gsl_vector *mean2, *rstd2; /* (T): the second norm's (of R2 post-norm, of R1 pre-norm) */
+    gsl_vector *mean1, *rstd1; /* (T): norm 1's statistics (over R1 post-norm, X pre-norm) */
+    gsl_vector *mean2, *rstd2; /* (T): norm 2's (over R2 post-norm, R1 pre-norm) */
 } block_trace;
 
 /* Scratch of block_backward for T tokens. */

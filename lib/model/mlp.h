@@ -27,7 +27,8 @@ typedef struct {
     gsl_matrix *F; /* (T, m): activations f(Z) */
 } mlp_trace;
 
-/* d, m hidden units -> W1 ~ N(0, 1/d), W2 ~ N(0, 1/m), zero biases; NULL on no memory or a size 0 */
+/* d, m hidden units -> W1 ~ N(0, 1/d), W2 ~ N(0, 1/m), zero biases; NULL on no
+ * memory or a size 0 */
 mlp_weights *mlp_new(size_t d, size_t m, mlp_activation f, gsl_rng *r);
 void mlp_free(mlp_weights *w);
 

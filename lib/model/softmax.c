@@ -51,8 +51,10 @@ int softmax_rows_backward(const gsl_matrix *W, const gsl_matrix *dW, gsl_matrix 
         double mean = 0.0; /* the weighted mean of the row's incoming gradient */
         for (size_t k = 0; k < W->size2; k++)
             mean += gsl_matrix_get(dW, i, k) * gsl_matrix_get(W, i, k);
-        for (size_t k = 0; k < W->size2; k++)
-            *gsl_matrix_ptr(dS, i, k) += gsl_matrix_get(W, i, k) * (gsl_matrix_get(dW, i, k) - mean);
+        for (size_t k = 0; k < W->size2; k++) {
+            double w = gsl_matrix_get(W, i, k);
+            *gsl_matrix_ptr(dS, i, k) += w * (gsl_matrix_get(dW, i, k) - mean);
+        }
     }
     return INVENT_OK;
 }
