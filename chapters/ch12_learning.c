@@ -685,16 +685,17 @@ static void bilinear_checks(const invent_opts *o, const sizes *s, const schedule
     const double *free_l = res->loss[FREE][bf];
     const double *match_l = res->loss[MATCH][best_rate(s, sc, res, MATCH)];
     const double *full_l = res->loss[FULL][best_rate(s, sc, res, FULL)];
-    check_at_least("L4", "each form at its best rate, W_q^T W_k with r = r* ends below the free "
-                         "A by more than the larger spread over runs (gap / sd)",
-                   gap_in_spreads(free_l, match_l, n), 1.0);
+    double free_mean = mean_of(free_l, n);
+    check_at_most("L4", "each form at its best rate, W_q^T W_k with r = r* ends at most 3/4 of "
+                        "the free A's lowest loss (ratio of the means over runs)",
+                  mean_of(match_l, n) / free_mean, 0.75);
     check_control("L4", "the free A against itself, trained again with other batch orders");
-    check_at_least("L4", NULL, gap_in_spreads(free_l, res->again, n), 1.0);
-    check_at_least("L4", "so does W_q^T W_k with r = d (no rank limit, 2 d^2 parameters), by "
-                         "at least half a spread (gap / sd)",
-                   gap_in_spreads(free_l, full_l, n), 0.5);
+    check_at_most("L4", NULL, mean_of(res->again, n) / free_mean, 0.75);
+    check_at_most("L4", "so does W_q^T W_k with r = d, no rank limit and 2 d^2 parameters: at "
+                        "most 4/5 of the free A's lowest loss (ratio)",
+                  mean_of(full_l, n) / free_mean, 0.8);
     check_control("L4", "both at the largest rate instead of each at its best");
-    check_at_least("L4", NULL, gap_in_spreads(res->loss[FREE][top], res->loss[FULL][top], n), 0.5);
+    check_at_most("L4", NULL, loss_mean(s, res, FULL, top) / loss_mean(s, res, FREE, top), 0.8);
     double better = fmin(mean_of(free_l, n), mean_of(match_l, n));
     double short_l = loss_mean(s, res, SHORT, best_rate(s, sc, res, SHORT));
     check_at_least("L4", "one rank short of the teacher it cannot: its lowest loss against the "
@@ -784,13 +785,19 @@ static void bilinear_verdict(const invent_opts *o, const sizes *s, const schedul
                 than_free(s, res, b, FULL), twice ? ", so the limit is not what helps" : "",
                 share >= 0.9 ? "finds the low rank by itself as well" : "stays of higher rank",
                 100.0 * share, s->teacher);
+    size_t n = s->seeds;
     report_text(o, "The learning rate matters as much as the form (L5). The forms prefer "
                    "different rates, and at the largest one, %g, the free A ends at %.3f and "
                    "W_q^T W_k (r = r*) at %.3f. A comparison at one shared rate can show either "
-                   "form ahead; compared each at its best, the factored form ends lower on this "
-                   "task, by about %.1f spreads over runs. %s",
+                   "form ahead; compared each at its best, the factored form ends at %.2f of "
+                   "the free A's loss. In spreads over runs the gap is %.1f, while training the "
+                   "free A again with other batch orders moves its mean by %.0f%% (%.1f "
+                   "spreads): the gap is real, but not many spreads wide. %s",
                 sc->rates[top], loss_mean(s, res, FREE, top), loss_mean(s, res, MATCH, top),
-                gap_in_spreads(res->loss[FREE][b[FREE]], res->loss[MATCH][b[MATCH]], s->seeds),
+                loss_mean(s, res, MATCH, b[MATCH]) / loss_mean(s, res, FREE, b[FREE]),
+                gap_in_spreads(res->loss[FREE][b[FREE]], res->loss[MATCH][b[MATCH]], n),
+                100.0 * fabs(mean_of(res->again, n) / loss_mean(s, res, FREE, b[FREE]) - 1.0),
+                fabs(gap_in_spreads(res->loss[FREE][b[FREE]], res->again, n)),
                 capped ? "Some runs of the free A were still improving when the step cap "
                          "stopped them, so part of the gap is speed; --full trains longer."
                        : "Every run of the free A stopped because its loss no longer improved.");
