@@ -20,8 +20,8 @@
  *   - returns INVENT_ESHAPE when the three shapes differ; allocates nothing;
  *   - W, dW and dS may be views whose rows lie further apart than their
  *     width (a tda).
- * Write it yourself: the grade refuses calls to grad_softmax_rows and
- * grad_attention.
+ * Write it yourself: the grade refuses calls to softmax_rows_backward and
+ * attn_backward.
  * Grade: make exercise12a   Hints: make hint 12a (then LEVEL=2, LEVEL=3) */
 #include <gsl/gsl_blas.h>
 

@@ -50,7 +50,7 @@ int ex10_block(const block_weights *w, const gsl_matrix *X, gsl_matrix *Y);
 int ex11_online_update(size_t n, size_t dh, const float *s, const float *V, float *m, float *l,
                        float *acc);
 
-/* 12a. W = softmax_rows(S), dW: (T, T') -> dS: (T, T'), like grad_softmax_rows */
+/* 12a. W = softmax_rows(S), dW: (T, T') -> dS: (T, T'), like softmax_rows_backward */
 int ex12a_softmax_backward(const gsl_matrix *W, const gsl_matrix *dW, gsl_matrix *dS);
 
 /* 12b. values of ps <- one Adam step along the gradients of ps, like adam_step */

@@ -1,7 +1,7 @@
 /* Grader for exercise 12a: the softmax backward pass, against
- * grad_softmax_rows and against finite differences of softmax_rows (L1).
+ * softmax_rows_backward and against finite differences of softmax_rows (L1).
  * W, dW and dS are views with a tda.
- * Refused calls: grad_softmax_rows grad_attention */
+ * Refused calls: softmax_rows_backward attn_backward */
 #include "exercises.h"
 #include "grade.h"
 
@@ -27,11 +27,12 @@ static gsl_matrix *read_flat(const gsl_matrix *m)
     return mat_clone(&flat.matrix);
 }
 
-/* -> grad_softmax_rows(W, dW) as a new matrix */
+/* -> softmax_rows_backward(W, dW) as a new matrix (the library adds into
+ * dS, so it starts at zero) */
 static gsl_matrix *gradient(const gsl_matrix *W, const gsl_matrix *dW)
 {
-    gsl_matrix *dS = grade_nan(W->size1, W->size2);
-    grad_softmax_rows(W, dW, dS);
+    gsl_matrix *dS = gsl_matrix_calloc(W->size1, W->size2);
+    softmax_rows_backward(W, dW, dS);
     return dS;
 }
 
@@ -151,7 +152,7 @@ GRADE(ex12a, wrong_shapes_are_refused)
 GRADE(ex12a, no_memory_leak)
 {
     gsl_matrix *W = gsl_matrix_calloc(8, 8), *dW = gsl_matrix_calloc(8, 8);
-    GRADE_NO_LEAK(grad_softmax_rows(W, dW, dW), ex12a_softmax_backward(W, dW, dW),
+    GRADE_NO_LEAK(0, ex12a_softmax_backward(W, dW, dW),
                   "allocate nothing");
     gsl_matrix_free(W), gsl_matrix_free(dW);
 }
