@@ -139,6 +139,21 @@ static void plot_memory(const invent_opts *o, const gsl_matrix *keys, const gsl_
     scope_close(sc);
 }
 
+/* R: (d, d) orthogonal -> keys: (n, d) rows (k_i + 2 u) / sqrt(5), k_i = row i of R and
+ * u = row n: unit length, cosine 0.8 with each other (the control of M2) */
+static void overlapping_keys(const gsl_matrix *R, gsl_matrix *keys)
+{
+    gsl_vector_const_view u = gsl_matrix_const_row(R, keys->size1);
+    for (size_t i = 0; i < keys->size1; i++) {
+        gsl_vector_view row = gsl_matrix_row(keys, i);
+        gsl_vector_const_view k = gsl_matrix_const_row(R, i);
+        gsl_vector_memcpy(&row.vector, &u.vector);
+        gsl_vector_scale(&row.vector, 2.0);
+        gsl_vector_add(&row.vector, &k.vector);
+        gsl_vector_scale(&row.vector, 1.0 / sqrt(5.0));
+    }
+}
+
 /* M2: a memory built from chosen (key, value) pairs. */
 static void memory_section(const invent_opts *o, const sizes *s, gsl_rng *rng)
 {
@@ -165,16 +180,8 @@ static void memory_section(const invent_opts *o, const sizes *s, gsl_rng *rng)
         gsl_vector_scale(&x.vector, 1.0 / gsl_blas_dnrm2(&x.vector));
     }
     memory_ask(memory_build(sc, &keys.matrix, values, rng), probe, recall);
-    /* the control's keys (k_i + 2 u) / sqrt(5), u = row n of R: cosine 0.8 with each other */
     gsl_matrix *overlap = scope_matrix(sc, n, d);
-    for (size_t i = 0; i < n; i++) {
-        gsl_vector_view row = gsl_matrix_row(overlap, i), u = gsl_matrix_row(R, n);
-        gsl_vector_view k = gsl_matrix_row(R, i);
-        gsl_vector_memcpy(&row.vector, &u.vector);
-        gsl_vector_scale(&row.vector, 2.0);
-        gsl_vector_add(&row.vector, &k.vector);
-        gsl_vector_scale(&row.vector, 1.0 / sqrt(5.0));
-    }
+    overlapping_keys(R, overlap);
     memory_ask(memory_build(sc, overlap, values, rng), overlap, mixed);
     gsl_matrix_const_view answers = gsl_matrix_const_submatrix(recall, 0, 0, n, d);
     gsl_matrix_const_view others = gsl_matrix_const_submatrix(recall, n, 0, UNRELATED, d);
