@@ -11,5 +11,5 @@ set xrange [0:dim+1]
 set key at graph 0.98, graph 0.75 right box lc rgb "#cccccc" opaque width 1
 set arrow from rank + 0.5, graph 0 to rank + 0.5, graph 1 nohead dt 2 lw 2 lc rgb accent
 set label sprintf("k = r = %d: the rest is rounding", rank) at rank + 0.5, graph 0.45 offset 2,0 tc rgb accent
-plot data index 0 using 1:3 with linespoints lt 2 ps 0.8 title "a free random d × d matrix", \
+plot data index 0 using 1:3 with linespoints lt 2 ps 0.8 title "a free random d × d matrix (the control)", \
      ''   index 0 using 1:2 with linespoints lt 1 ps 0.8 title "W_o^{(1)} V_1 (one head)"

@@ -31,9 +31,9 @@ set autoscale
 set xtics 0.2 scale default
 set ytics autofreq
 set key default
-set key top left reverse Left samplen 2.5 spacing 1.2
+set key top left reverse Left samplen 2.5 spacing 1.2 box lc rgb "#cccccc" opaque width -5
 # the unrelated input has no stored value to plot against: its output is given in words
 set label 1 sprintf("unrelated input:\noutput norm |y| = %.2g", quiet_norm) at graph 0.97, graph 0.12 right tc rgb accent
 plot x with lines lt 7 dt 2 title "y = v", \
-     data index 1 using 1:2 with points lt 1 pt 7 ps 0.9 title "input k_i: output y against v_i"
+     data index 1 using 1:2 with points lt 1 pt 7 ps 0.9 title "input k_i: y against v_i"
 unset multiplot

@@ -8,8 +8,11 @@ names and layouts are listed in README.md). The attention goes through
 torch.nn.MultiheadAttention and the whole block through
 torch.nn.TransformerEncoderLayer (post-norm, ReLU, no dropout), both in
 float64 with the chapter's weights loaded into them. Every comparison prints
-its largest absolute difference; the exit status is 1 if one exceeds the
-tolerance (default 1e-6), 0 otherwise.
+its largest absolute difference. A control runs the same comparison with
+PyTorch's block given no causal mask: it must disagree, or the comparison
+could not tell the chapter's causal block from another one. The exit status
+is 1 if a comparison exceeds the tolerance (default 1e-6) or the control
+agrees, 0 otherwise.
 """
 import os
 import sys
@@ -86,7 +89,14 @@ def main():
     verdict = "agree" if worst <= tolerance else "DISAGREE"
     print(f"check-framework: the C block and PyTorch {verdict}: largest difference "
           f"{worst:.3g} (tolerance {tolerance:g})")
-    return 0 if worst <= tolerance else 1
+    with torch.no_grad():
+        unmasked = encoder_layer(t, x, None)
+    control = (unmasked - t["y"]).abs().max().item()
+    holds = control <= tolerance
+    print(f"  control (PyTorch's block without the causal mask): largest difference "
+          f"{control:.3g}: " + ("AGREES: the comparison cannot tell (a defect)" if holds
+                                else "disagrees, as it should"))
+    return 0 if worst <= tolerance and not holds else 1
 
 
 if __name__ == "__main__":
