@@ -37,8 +37,8 @@ gpt_weights *gpt_new(const gpt_shape *s, gsl_rng *r)
         return NULL;
     }
     w->shape = *s;
-    w->E = mat_gaussian(s->vocab, s->dim, 0.02, draw);
-    w->P = mat_gaussian(s->context, s->dim, 0.02, draw);
+    w->E = mat_gaussian(s->vocab, s->dim, 1.0, draw);
+    w->P = mat_gaussian(s->context, s->dim, 1.0, draw);
     w->blocks = calloc(s->layers, sizeof *w->blocks);
     int ok = w->E && w->P && w->blocks;
     for (size_t l = 0; ok && l < s->layers; l++)

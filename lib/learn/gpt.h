@@ -38,7 +38,7 @@ typedef struct {
     gsl_vector *bout;            /* (V) */
 } gpt_weights;
 
-/* shape, r -> weights: E, P ~ N(0, 0.02^2) as in GPT-2, the blocks as
+/* shape, r -> weights: E, P ~ N(0, 1) (as torch.nn.Embedding draws them), the blocks as
  * block_new draws them, W_out ~ N(0, 1/d), zero biases, unit gains; r NULL:
  * every entry 0 (room for gradients or moments); NULL on no memory or sizes
  * that do not fit */
