@@ -45,7 +45,7 @@ gpt_weights *gpt_new(const gpt_shape *s, gsl_rng *r)
         ok = (w->blocks[l] = block_new(s->dim, s->heads, s->hidden, draw)) != NULL;
     w->gamma = gsl_vector_alloc(s->dim);
     w->beta = gsl_vector_calloc(s->dim);
-    w->Wout = mat_gaussian(s->vocab, s->dim, 1.0 / sqrt((double)s->dim), draw);
+    w->Wout = mat_gaussian(s->vocab, s->dim, 0.02, draw);
     w->bout = gsl_vector_calloc(s->vocab);
     if (!r)
         gsl_rng_free(draw);

@@ -39,7 +39,7 @@ typedef struct {
 } gpt_weights;
 
 /* shape, r -> weights: E, P ~ N(0, 1) (as torch.nn.Embedding draws them), the blocks as
- * block_new draws them, W_out ~ N(0, 1/d), zero biases, unit gains; r NULL:
+ * block_new draws them, W_out ~ N(0, 0.02^2) (GPT-2), zero biases, unit gains; r NULL:
  * every entry 0 (room for gradients or moments); NULL on no memory or sizes
  * that do not fit */
 gpt_weights *gpt_new(const gpt_shape *shape, gsl_rng *r);
