@@ -687,8 +687,11 @@ static int check_checkpoint(const invent_opts *o, const settings *s, const corpu
 static int check_save(const invent_opts *o, const char *dir)
 {
     char parent[4096];
-    snprintf(parent, sizeof parent, "%s/..", dir);
-    const char *where = access(dir, F_OK) == 0 ? dir : parent;
+    snprintf(parent, sizeof parent, "%s", dir);
+    char *slash = strrchr(parent, '/');
+    if (slash)
+        slash[slash == parent] = '\0'; /* "/a" -> "/", "a/b" -> "a" */
+    const char *where = access(dir, F_OK) == 0 ? dir : slash ? parent : ".";
     if (access(where, W_OK) != 0)
         return cli_fail(o, "--save %s: cannot write there (%s)", dir, strerror(errno));
     return CLI_RUN;
