@@ -116,3 +116,21 @@ Test(attention, rejects_shapes_that_do_not_fit)
     gsl_matrix_free(bad);
     free_qkv(&p);
 }
+
+Test(attention, forward_keeps_the_weights_of_the_matrix_form)
+{
+    qkv p = random_qkv(5, 5, 4, 3, 31);
+    gsl_matrix *W = gsl_matrix_alloc(5, 5), *W2 = gsl_matrix_alloc(5, 5);
+    cr_assert_eq(attn_forward(p.Q, p.K, p.V, 0.5, ATTN_CAUSAL, W, p.a), INVENT_OK);
+    cr_assert_eq(attn_matrix_form(p.Q, p.K, p.V, 0.5, ATTN_CAUSAL, p.b), INVENT_OK);
+    cr_assert_eq(mat_max_abs_diff(p.a, p.b), 0.0);
+    cr_assert_eq(attn_weights(p.Q, p.K, 0.5, ATTN_CAUSAL, W2), INVENT_OK);
+    cr_assert_eq(mat_max_abs_diff(W, W2), 0.0);
+    gsl_matrix *dQ = gsl_matrix_calloc(5, 4), *dK = gsl_matrix_calloc(5, 4);
+    gsl_matrix *dV = gsl_matrix_calloc(5, 3), *work = gsl_matrix_alloc(5, 5);
+    cr_assert_eq(attn_backward(p.Q, p.K, p.V, 0.5, W, p.a, dQ, dK, dV, work), INVENT_ESHAPE,
+                 "the workspace is (2T, T')");
+    gsl_matrix_free(W), gsl_matrix_free(W2), gsl_matrix_free(dQ), gsl_matrix_free(dK);
+    gsl_matrix_free(dV), gsl_matrix_free(work);
+    free_qkv(&p);
+}

@@ -3,13 +3,13 @@
 #include <criterion/criterion.h>
 #include <math.h>
 
+#include "activation.h"
+#include "block.h"
 #include "fdcheck.h"
-#include "grad_activation.h"
-#include "grad_linear.h"
-#include "grad_softmax.h"
-#include "grad_xent.h"
 #include "gradcheck.h"
+#include "linear.h"
 #include "mask.h"
+#include "mat.h"
 #include "rng.h"
 #include "softmax.h"
 #include "status.h"
@@ -39,12 +39,23 @@ Test(grad, layer_normalisation) { agrees("layer normalisation"); }
 Test(grad, recurrent_cell_tanh_through_time) { agrees("recurrent cell (tanh)"); }
 Test(grad, recurrent_cell_linear_through_time) { agrees("recurrent cell (linear)"); }
 Test(grad, cross_entropy) { agrees("cross-entropy"); }
+Test(grad, mlp_relu) { agrees("MLP (ReLU)"); }
+Test(grad, block_post_norm) { agrees("block (post-norm)"); }
+Test(grad, block_pre_norm) { agrees("block (pre-norm)"); }
+
+Test(grad, a_wrong_layernorm_backward_is_caught)
+{
+    gsl_rng *r = rng_new(2);
+    double e = gradcheck_wrong_layernorm(r);
+    gsl_rng_free(r);
+    cr_assert_gt(e, 1e-2, "dropping the mean terms should be far off, not %g", e);
+}
 
 Test(grad, every_case_is_listed_once)
 {
     size_t n;
     const gradcheck_case *c = gradcheck_cases(&n);
-    cr_assert_eq(n, 10);
+    cr_assert_eq(n, 13);
     for (size_t k = 0; k < n; k++)
         cr_assert_eq(gradcheck_find(c[k].name), &c[k]);
     cr_assert_null(gradcheck_find("no such pass"));
@@ -79,12 +90,12 @@ Test(fdcheck, accepts_a_right_gradient_and_rejects_a_wrong_one)
 Test(grad, masked_scores_get_no_gradient)
 {
     gsl_rng *r = rng_new(4);
-    gsl_matrix *W = gsl_matrix_alloc(4, 4), *dW = gsl_matrix_alloc(4, 4), *dS = gsl_matrix_alloc(4, 4);
+    gsl_matrix *W = gsl_matrix_alloc(4, 4), *dW = gsl_matrix_alloc(4, 4), *dS = gsl_matrix_calloc(4, 4);
     rng_fill_gaussian(W, r, 1.0);
     rng_fill_gaussian(dW, r, 1.0);
     mask_causal(W);
     softmax_rows(W, 1.0);
-    cr_assert_eq(grad_softmax_rows(W, dW, dS), INVENT_OK);
+    cr_assert_eq(softmax_rows_backward(W, dW, dS), INVENT_OK);
     for (size_t i = 0; i < 4; i++) {
         double row = 0.0;
         for (size_t j = 0; j < 4; j++)
@@ -101,18 +112,18 @@ Test(grad, masked_scores_get_no_gradient)
 
 Test(grad, cross_entropy_of_uniform_logits)
 {
-    gsl_matrix *Z = gsl_matrix_calloc(2, 4), *dZ = gsl_matrix_alloc(2, 4);
+    gsl_matrix *Z = gsl_matrix_calloc(2, 4), *dZ = gsl_matrix_calloc(2, 4);
     size_t y[2] = {1, 3}, right = 7;
     double loss;
-    cr_assert_eq(xent_loss(Z, y, &loss, &right), INVENT_OK);
+    cr_assert_eq(xent_forward(Z, y, &loss, &right), INVENT_OK);
     cr_assert_float_eq(loss, log(4.0), 1e-15);
     cr_assert_eq(right, 0, "a tie is not a right answer");
-    cr_assert_eq(grad_xent(Z, y, dZ), INVENT_OK);
+    cr_assert_eq(xent_backward(Z, y, dZ), INVENT_OK);
     cr_assert_float_eq(gsl_matrix_get(dZ, 0, 1), (0.25 - 1.0) / 2.0, 1e-15);
     cr_assert_float_eq(gsl_matrix_get(dZ, 0, 0), 0.25 / 2.0, 1e-15);
     size_t bad[2] = {1, 4};
-    cr_assert_eq(xent_loss(Z, bad, &loss, NULL), INVENT_ERANGE);
-    cr_assert_eq(grad_xent(Z, bad, dZ), INVENT_ERANGE);
+    cr_assert_eq(xent_forward(Z, bad, &loss, NULL), INVENT_ERANGE);
+    cr_assert_eq(xent_backward(Z, bad, dZ), INVENT_ERANGE);
     gsl_matrix_free(Z);
     gsl_matrix_free(dZ);
 }
@@ -120,10 +131,57 @@ Test(grad, cross_entropy_of_uniform_logits)
 Test(grad, shapes_are_checked)
 {
     gsl_matrix *X = gsl_matrix_alloc(2, 3), *W = gsl_matrix_alloc(4, 3), *dY = gsl_matrix_alloc(2, 5);
-    cr_assert_eq(grad_linear(X, W, dY, NULL, NULL, NULL), INVENT_ESHAPE);
-    cr_assert_eq(grad_tanh(X, dY, X), INVENT_ESHAPE);
-    cr_assert_eq(grad_softmax_rows(X, W, X), INVENT_ESHAPE);
+    cr_assert_eq(linear_backward(X, W, dY, NULL, NULL, NULL), INVENT_ESHAPE);
+    cr_assert_eq(activation_tanh_backward(X, dY, X), INVENT_ESHAPE);
+    cr_assert_eq(softmax_rows_backward(X, W, X), INVENT_ESHAPE);
+    cr_assert_eq(softmax_rows_backward(X, X, X), INVENT_ESHAPE, "dS may not be dW");
     gsl_matrix_free(X);
     gsl_matrix_free(W);
     gsl_matrix_free(dY);
+}
+
+/* the convention: a second backward pass over the same dY adds as much again,
+ * to the parameters' gradients and to the input's */
+Test(grad, block_backward_accumulates)
+{
+    gsl_rng *r = rng_new(7);
+    block_weights *w = block_new(6, 2, 8, r), *g = block_new(6, 2, 8, r);
+    gsl_matrix *X = mat_gaussian(4, 6, 1.0, r), *Y = gsl_matrix_alloc(4, 6);
+    gsl_matrix *dY = mat_gaussian(4, 6, 1.0, r), *dX = gsl_matrix_calloc(4, 6);
+    block_trace *tr = block_trace_new(4, w);
+    block_work *work = block_work_new(4, w);
+    block_set_zero(g);
+    cr_assert_eq(block_forward(w, X, tr, Y), INVENT_OK);
+    cr_assert_eq(block_backward(w, X, tr, dY, g, dX, work), INVENT_OK);
+    gsl_matrix *dX1 = mat_clone(dX), *dWq1 = mat_clone(g->attn->Wq);
+    double dg1 = gsl_vector_get(g->gamma1, 2);
+    cr_assert_eq(block_backward(w, X, tr, dY, g, dX, work), INVENT_OK);
+    gsl_matrix_scale(dX1, 2.0);
+    gsl_matrix_scale(dWq1, 2.0);
+    cr_assert_lt(mat_max_abs_diff(dX, dX1), 1e-12);
+    cr_assert_lt(mat_max_abs_diff(g->attn->Wq, dWq1), 1e-12);
+    cr_assert_float_eq(gsl_vector_get(g->gamma1, 2), 2.0 * dg1, 1e-12);
+    gsl_matrix_free(X), gsl_matrix_free(Y), gsl_matrix_free(dY), gsl_matrix_free(dX);
+    gsl_matrix_free(dX1), gsl_matrix_free(dWq1);
+    block_trace_free(tr), block_work_free(work), block_free(w), block_free(g);
+    gsl_rng_free(r);
+}
+
+Test(grad, block_backward_checks_shapes)
+{
+    gsl_rng *r = rng_new(8);
+    block_weights *w = block_new(6, 2, 8, r), *g = block_new(6, 2, 8, r);
+    gsl_matrix *X = mat_gaussian(4, 6, 1.0, r), *Y = gsl_matrix_alloc(4, 6);
+    gsl_matrix *dY = gsl_matrix_calloc(4, 6), *dX5 = gsl_matrix_calloc(5, 6);
+    block_trace *tr = block_trace_new(4, w);
+    block_work *small = block_work_new(3, w);
+    cr_assert_eq(block_forward(w, X, tr, Y), INVENT_OK);
+    cr_assert_eq(block_backward(w, X, tr, dY, g, NULL, small), INVENT_ESHAPE);
+    block_work *work = block_work_new(4, w);
+    cr_assert_eq(block_backward(w, X, tr, dY, g, dX5, work), INVENT_ESHAPE);
+    cr_assert_eq(block_backward(w, X, tr, dY, g, NULL, work), INVENT_OK);
+    gsl_matrix_free(X), gsl_matrix_free(Y), gsl_matrix_free(dY), gsl_matrix_free(dX5);
+    block_trace_free(tr), block_work_free(small), block_work_free(work);
+    block_free(w), block_free(g);
+    gsl_rng_free(r);
 }

@@ -4,11 +4,11 @@
 #include <criterion/criterion.h>
 #include <criterion/redirect.h>
 #include <math.h>
+#include <stdlib.h>
 
 #include "adam.h"
 #include "bilinear.h"
 #include "fdcheck.h"
-#include "grad_xent.h"
 #include "learn_bilinear.h"
 #include "learn_recall.h"
 #include "learn_score.h"
@@ -162,7 +162,7 @@ static double example_loss(void *ctx)
 {
     one_example *e = ctx;
     double loss;
-    if (e->m->forward(e->m->self, e->x, e->z) || xent_loss(e->z, &e->y, &loss, NULL))
+    if (e->m->forward(e->m->self, e->x, e->z) || xent_forward(e->z, &e->y, &loss, NULL))
         return NAN;
     return loss;
 }
@@ -170,15 +170,17 @@ static double example_loss(void *ctx)
 static void model_agrees(const train_model *m, const task_data *d)
 {
     one_example e = {m, d->x[0], d->y[0], gsl_matrix_alloc(1, d->classes)};
+    gsl_matrix *dz = gsl_matrix_calloc(1, d->classes);
     params_zero_grad(m->params);
     cr_assert_eq(m->forward(m->self, e.x, e.z), INVENT_OK);
-    cr_assert_eq(grad_xent(e.z, &e.y, e.z), INVENT_OK);
-    cr_assert_eq(m->backward(m->self, e.x, e.z), INVENT_OK);
+    cr_assert_eq(xent_backward(e.z, &e.y, dz), INVENT_OK);
+    cr_assert_eq(m->backward(m->self, e.x, dz), INVENT_OK);
     for (size_t k = 0; k < m->params->n; k++) {
         double err = fdcheck_matrix(example_loss, &e, m->params->value[k], m->params->grad[k], 1e-5);
         cr_assert(err <= 1e-6, "parameter %zu: relative error %g", k, err);
     }
     gsl_matrix_free(e.z);
+    gsl_matrix_free(dz);
 }
 
 Test(models, recurrent_reader_gradient)
@@ -211,12 +213,14 @@ Test(models, score_gradients_and_library_agreement)
 {
     gsl_rng *r = rng_new(7);
     task_data *d = task_sign_agreement(1, 3.0, r);
-    for (int kind = 0; kind < 2; kind++) {
+    const score_kind kinds[] = {SCORE_PRODUCT, SCORE_ADDITIVE, SCORE_ADDITIVE_BIAS};
+    const size_t counts[] = {7, 10, 13};
+    for (int kind = 0; kind < 3; kind++) {
         train_model m;
-        cr_assert_eq(learn_score(kind ? SCORE_ADDITIVE : SCORE_PRODUCT, 3, r, &m), INVENT_OK);
-        cr_assert_eq(params_count(m.params), kind ? 10 : 7);
+        cr_assert_eq(learn_score(kinds[kind], 3, r, &m), INVENT_OK);
+        cr_assert_eq(params_count(m.params), counts[kind]);
         model_agrees(&m, d);
-        if (kind) { /* the logit is the library's additive score plus the offset */
+        if (kind == 1) { /* the logit is the library's additive score plus the offset */
             gsl_matrix *z = gsl_matrix_alloc(1, 2);
             m.forward(m.self, d->x[0], z);
             gsl_matrix_view W1 = gsl_matrix_submatrix(m.params->value[0], 0, 0, 3, 1),
@@ -294,6 +298,52 @@ Test(train, learns_and_repeats_itself_for_a_seed)
     cr_assert_eq(first, again, "the same seed gives the same numbers, bit for bit");
     gsl_matrix_free(a);
     gsl_matrix_free(b);
+}
+
+/* a model that cannot learn (labels shuffled) stops once its held-out loss
+ * no longer improves, and the rows after the stop repeat the last one */
+Test(train, stops_when_the_loss_no_longer_improves)
+{
+    invent_opts o = {.program = "test", .quiet = 1};
+    gsl_rng *r = rng_new(3);
+    task_data *tr = task_sign_agreement(256, 3.0, r), *te = task_sign_agreement(128, 3.0, r);
+    task_shuffle_labels(tr, r);
+    train_model m;
+    learn_score(SCORE_PRODUCT, 1, r, &m);
+    train_plan plan = {.steps = 2000, .batch = 8, .rate = 0.05, .points = 41, .patience = 3};
+    gsl_matrix *curve = gsl_matrix_alloc(41, 3);
+    cr_assert_eq(train_run(&o, "test", &m, tr, te, &plan, r, curve), INVENT_OK);
+    double stopped = gsl_matrix_get(curve, 40, 0);
+    cr_assert_lt(stopped, 2000.0, "it should stop before the cap");
+    size_t row = (size_t)(stopped / 50.0);
+    cr_assert_eq(gsl_matrix_get(curve, row, 0), stopped);
+    cr_assert_eq(gsl_matrix_get(curve, 40, 1), gsl_matrix_get(curve, row, 1));
+    gsl_matrix_free(curve);
+    train_model_release(&m);
+    task_data_free(tr);
+    task_data_free(te);
+    gsl_rng_free(r);
+}
+
+Test(tasks, shuffled_labels_keep_their_counts)
+{
+    gsl_rng *r = rng_new(4);
+    task_data *d = task_recall(200, 3, 5, 5, r);
+    size_t before[5] = {0}, after[5] = {0}, moved = 0;
+    size_t *keep = malloc(200 * sizeof *keep);
+    for (size_t i = 0; i < 200; i++)
+        before[keep[i] = d->y[i]]++;
+    task_shuffle_labels(d, r);
+    for (size_t i = 0; i < 200; i++) {
+        after[d->y[i]]++;
+        moved += d->y[i] != keep[i];
+    }
+    for (size_t c = 0; c < 5; c++)
+        cr_assert_eq(before[c], after[c]);
+    cr_assert_gt(moved, 100, "most labels should now belong to another example");
+    free(keep);
+    task_data_free(d);
+    gsl_rng_free(r);
 }
 
 Test(train, rejects_a_curve_of_the_wrong_shape)

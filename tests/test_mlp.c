@@ -16,8 +16,9 @@ Test(mlp, matrix_form_equals_sum_over_hidden_units)
     rng_fill_gaussian(&b1.matrix, r, 0.3);
     rng_fill_gaussian(&b2.matrix, r, 0.3);
     gsl_matrix *X = mat_gaussian(3, 5, 1.0, r), *Y = gsl_matrix_alloc(3, 5);
-    gsl_matrix *Z = gsl_matrix_alloc(3, 12);
-    cr_assert_eq(mlp_forward(w, X, Z, Y), INVENT_OK);
+    mlp_trace *tr = mlp_trace_new(3, w);
+    const gsl_matrix *Z = tr->Z;
+    cr_assert_eq(mlp_forward(w, X, tr, Y), INVENT_OK);
     gsl_vector *y = gsl_vector_alloc(5), *h = gsl_vector_alloc(12);
     int some_off = 0;
     for (size_t t = 0; t < 3; t++) {
@@ -27,6 +28,7 @@ Test(mlp, matrix_form_equals_sum_over_hidden_units)
             cr_assert_float_eq(gsl_vector_get(y, i), gsl_matrix_get(Y, t, i), 1e-12);
         for (size_t i = 0; i < 12; i++) {
             cr_assert_float_eq(gsl_vector_get(h, i), fmax(0.0, gsl_matrix_get(Z, t, i)), 1e-12);
+            cr_assert_eq(gsl_matrix_get(tr->F, t, i), fmax(0.0, gsl_matrix_get(Z, t, i)));
             some_off |= gsl_vector_get(h, i) == 0.0;
         }
     }
@@ -35,7 +37,7 @@ Test(mlp, matrix_form_equals_sum_over_hidden_units)
     gsl_vector_free(h);
     gsl_matrix_free(X);
     gsl_matrix_free(Y);
-    gsl_matrix_free(Z);
+    mlp_trace_free(tr);
     mlp_free(w);
     gsl_rng_free(r);
 }

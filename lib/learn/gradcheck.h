@@ -21,4 +21,10 @@ const gradcheck_case *gradcheck_cases(size_t *n);
 /* name -> its case, or NULL */
 const gradcheck_case *gradcheck_find(const char *name);
 
+/* The control of the checks: layer normalisation's backward pass as one
+ * might first write it, dX = rstd * gamma * dY, treating the norm as a fixed
+ * scaling (the two mean terms dropped) -> its worst relative error against
+ * finite differences, which must be far above the checks' tolerance */
+double gradcheck_wrong_layernorm(gsl_rng *r);
+
 #endif

@@ -1,4 +1,5 @@
-/* Layer "learn": learning: parameters, gradients, finite-difference checks,
+/* Layer "learn": learning: parameters, finite-difference checks of the
+ * backward passes (which live beside their forward passes in the model layer),
  * Adam, training loops and the synthetic tasks of chapter 12. May include
  * core, runtime and model. */
 #ifndef INVENT_LAYER_LEARN_H
@@ -6,14 +7,6 @@
 
 #include "adam.h"
 #include "fdcheck.h"
-#include "grad_activation.h"
-#include "grad_attention.h"
-#include "grad_heads.h"
-#include "grad_layernorm.h"
-#include "grad_linear.h"
-#include "grad_rnn.h"
-#include "grad_softmax.h"
-#include "grad_xent.h"
 #include "gradcheck.h"
 #include "learn_bilinear.h"
 #include "learn_recall.h"

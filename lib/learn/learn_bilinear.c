@@ -3,7 +3,6 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "grad_linear.h"
 #include "linear.h"
 #include "mat.h"
 #include "status.h"
@@ -45,9 +44,9 @@ static int bilinear_backward(void *self, const gsl_matrix *x, const gsl_matrix *
     gsl_matrix_set_zero(m->dK);
     gsl_blas_dger(1.0, &ds.vector, &q.vector, m->dK);                   /* dK = ds q^T */
     gsl_blas_dgemv(CblasTrans, 1.0, m->K, &ds.vector, 0.0, &dq.vector); /* dq = K^T ds */
-    int status = grad_linear(&cand.matrix, m->ps.value[0], m->dK, m->ps.grad[0], NULL, NULL);
+    int status = linear_backward(&cand.matrix, m->ps.value[0], m->dK, NULL, m->ps.grad[0], NULL);
     if (status == INVENT_OK && m->rank)
-        status = grad_linear(&query.matrix, m->ps.value[1], m->dq, m->ps.grad[1], NULL, NULL);
+        status = linear_backward(&query.matrix, m->ps.value[1], m->dq, NULL, m->ps.grad[1], NULL);
     return status;
 }
 

@@ -3,9 +3,6 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "grad_heads.h"
-#include "grad_linear.h"
-#include "grad_rnn.h"
 #include "heads.h"
 #include "linear.h"
 #include "mat.h"
@@ -49,7 +46,8 @@ static int readout_forward(readout *o, const gsl_matrix *M, size_t row, gsl_matr
 static int readout_backward(readout *o, const gsl_matrix *dz)
 {
     gsl_vector_view db = gsl_matrix_row(o->ps.grad[1], 0);
-    return grad_linear(o->last, o->Wout, dz, o->ps.grad[0], &db.vector, o->dlast);
+    gsl_matrix_set_zero(o->dlast);
+    return linear_backward(o->last, o->Wout, dz, o->dlast, o->ps.grad[0], &db.vector);
 }
 
 /* grows M to (rows, cols) when the sequence length changes */
@@ -68,6 +66,7 @@ typedef struct {
     rnn_cell cell;  /* W, U point into out.ps */
     gsl_matrix *H;  /* (T, m): every state of the last forward pass */
     gsl_matrix *dH; /* (T, m) */
+    gsl_matrix *work; /* (2, m): rnn_unroll_backward's scratch */
 } rnn_reader;
 
 static int rnn_forward(void *self, const gsl_matrix *x, gsl_matrix *z)
@@ -90,8 +89,8 @@ static int rnn_backward(void *self, const gsl_matrix *x, const gsl_matrix *dz)
     gsl_matrix_set_zero(m->dH);
     gsl_vector_view g = gsl_matrix_row(m->out.dlast, 0);
     gsl_matrix_set_row(m->dH, x->size1 - 1, &g.vector); /* only the last state is read */
-    return grad_rnn_unroll(&m->cell, x, m->H, m->dH, m->out.ps.grad[2], m->out.ps.grad[3],
-                           NULL);
+    return rnn_unroll_backward(&m->cell, x, m->H, m->dH, m->out.ps.grad[2], m->out.ps.grad[3],
+                               NULL, m->work);
 }
 
 static void rnn_release(void *self)
@@ -100,6 +99,7 @@ static void rnn_release(void *self)
     readout_free(&m->out);
     gsl_matrix_free(m->H);
     gsl_matrix_free(m->dH);
+    gsl_matrix_free(m->work);
     free(m);
 }
 
@@ -112,7 +112,8 @@ int learn_recall_rnn(size_t p, size_t m, size_t classes, gsl_rng *r, train_model
     int status = readout_init(&s->out, m, classes, r);
     s->cell = (rnn_cell){params_add(&s->out.ps, m, m, 0.0, r),
                          params_add(&s->out.ps, m, p, 1.0 / sqrt((double)p), r), RNN_TANH};
-    if (status == INVENT_OK && (!s->cell.W || !s->cell.U))
+    s->work = gsl_matrix_alloc(2, m);
+    if (status == INVENT_OK && (!s->cell.W || !s->cell.U || !s->work))
         status = INVENT_ENOMEM;
     if (status == INVENT_OK) /* a rotation: the state neither fades nor explodes at first */
         status = mat_random_orthogonal(s->cell.W, r);
@@ -127,19 +128,30 @@ typedef struct {
     mha_weights w;  /* point into out.ps values */
     mha_weights g;  /* point into out.ps gradients */
     mha_trace *tr;  /* for the current sequence length */
+    mha_work *work; /* the same */
     gsl_matrix *A;  /* (T, d): the attention layer's output */
     gsl_matrix *dA; /* (T, d) */
 } attention_reader;
+
+/* trace and workspace sized for T tokens, remade when T changes */
+static int attention_fit(attention_reader *m, size_t T)
+{
+    if (m->tr && m->work && m->tr->Q->size1 == T)
+        return INVENT_OK;
+    mha_trace_free(m->tr);
+    mha_work_free(m->work);
+    m->tr = mha_trace_new(T, &m->w);
+    m->work = mha_work_new(T, &m->w);
+    return m->tr && m->work ? INVENT_OK : INVENT_ENOMEM;
+}
 
 static int attention_forward(void *self, const gsl_matrix *x, gsl_matrix *z)
 {
     attention_reader *m = self;
     size_t T = x->size1;
-    if (!m->tr || m->tr->Q->size1 != T) {
-        mha_trace_free(m->tr);
-        m->tr = mha_trace_new(T, &m->w);
-    }
-    int status = m->tr ? fit(&m->A, T, x->size2) : INVENT_ENOMEM;
+    int status = attention_fit(m, T);
+    if (status == INVENT_OK)
+        status = fit(&m->A, T, x->size2);
     if (status == INVENT_OK)
         status = mha_forward(&m->w, x, ATTN_CAUSAL, m->tr, m->A);
     return status ? status : readout_forward(&m->out, m->A, T - 1, z);
@@ -156,7 +168,7 @@ static int attention_backward(void *self, const gsl_matrix *x, const gsl_matrix 
     gsl_matrix_set_zero(m->dA);
     gsl_vector_view g = gsl_matrix_row(m->out.dlast, 0);
     gsl_matrix_set_row(m->dA, x->size1 - 1, &g.vector); /* only the query's output is read */
-    return grad_mha(&m->w, x, m->tr, m->dA, &m->g, NULL);
+    return mha_backward(&m->w, x, m->tr, m->dA, &m->g, NULL, m->work);
 }
 
 static void attention_release(void *self)
@@ -164,6 +176,7 @@ static void attention_release(void *self)
     attention_reader *m = self;
     readout_free(&m->out);
     mha_trace_free(m->tr);
+    mha_work_free(m->work);
     gsl_matrix_free(m->A);
     gsl_matrix_free(m->dA);
     free(m);

@@ -19,6 +19,11 @@ void task_data_free(task_data *d)
     free(d);
 }
 
+void task_shuffle_labels(task_data *d, gsl_rng *r)
+{
+    gsl_ran_shuffle(r, d->y, d->n, sizeof *d->y);
+}
+
 /* n examples of shape (rows, cols), zero-filled, labels in [0, classes) */
 static task_data *dataset_new(size_t n, size_t rows, size_t cols, size_t classes)
 {

@@ -18,6 +18,11 @@ typedef struct {
 
 void task_data_free(task_data *d);
 
+/* d -> d with its labels permuted at random: the inputs tell nothing about
+ * the labels any more, so a model trained on it can learn nothing that
+ * carries over to held-out data (the control of a trained claim) */
+void task_shuffle_labels(task_data *d, gsl_rng *r);
+
 /* Associative recall: `pairs` tokens [onehot(key) | onehot(value)] with
  * distinct keys, then a query token [onehot(key) | 0] repeating one of them;
  * the label is the value stored with that key. x: (pairs + 1, keys + values);

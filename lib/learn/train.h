@@ -28,10 +28,12 @@ typedef struct {
 void train_model_release(train_model *m);
 
 typedef struct {
-    size_t steps;  /* Adam steps */
-    size_t batch;  /* examples per step */
-    double rate;   /* Adam's step size */
-    size_t points; /* evaluations on held-out data, evenly spaced, step 0 included */
+    size_t steps;    /* Adam steps (at most, when patience is set) */
+    size_t batch;    /* examples per step */
+    double rate;     /* Adam's step size */
+    size_t points;   /* evaluations on held-out data, evenly spaced, step 0 included */
+    size_t patience; /* stop once this many evaluations in a row have not lowered the
+                      * best held-out loss by 1%; 0: run every step */
 } train_plan;
 
 /* m, data -> mean cross-entropy *loss and *accuracy over every example */
@@ -39,7 +41,9 @@ int train_evaluate(const train_model *m, const task_data *data, double *loss,
                    double *accuracy);
 
 /* Trains m on train_set; curve: (points, 3) <- (step, held-out loss,
- * held-out accuracy) at each evaluation; label names the run on the progress line */
+ * held-out accuracy) at each evaluation; after an early stop (plan->patience)
+ * the rows left repeat the last evaluation. label names the run on the
+ * progress line */
 int train_run(const invent_opts *o, const char *label, const train_model *m,
               const task_data *train_set, const task_data *test_set, const train_plan *plan,
               gsl_rng *r, gsl_matrix *curve);

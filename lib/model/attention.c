@@ -22,17 +22,60 @@ int attn_weights(const gsl_matrix *Q, const gsl_matrix *K, double scale, attn_ma
     return softmax_rows(W, 1.0);
 }
 
-int attn_matrix_form(const gsl_matrix *Q, const gsl_matrix *K, const gsl_matrix *V,
-                     double scale, attn_mask mask, gsl_matrix *out)
+int attn_forward(const gsl_matrix *Q, const gsl_matrix *K, const gsl_matrix *V, double scale,
+                 attn_mask mask, gsl_matrix *W, gsl_matrix *out)
 {
     if (V->size1 != K->size1 || out->size1 != Q->size1 || out->size2 != V->size2)
         return INVENT_ESHAPE;
-    gsl_matrix *W = gsl_matrix_alloc(Q->size1, K->size1);
-    if (!W)
-        return INVENT_ENOMEM;
     int status = attn_weights(Q, K, scale, mask, W);
     if (status == INVENT_OK)
         gsl_blas_dgemm(CblasNoTrans, CblasNoTrans, 1.0, W, V, 0.0, out);
+    return status;
+}
+
+static int same_shape(const gsl_matrix *A, const gsl_matrix *B)
+{
+    return A->size1 == B->size1 && A->size2 == B->size2;
+}
+
+static int backward_shapes_fit(const gsl_matrix *Q, const gsl_matrix *K, const gsl_matrix *V,
+                               const gsl_matrix *W, const gsl_matrix *dOut,
+                               const gsl_matrix *work)
+{
+    return Q->size2 == K->size2 && V->size1 == K->size1 && W->size1 == Q->size1 &&
+           W->size2 == K->size1 && dOut->size1 == Q->size1 && dOut->size2 == V->size2 &&
+           work->size1 == 2 * W->size1 && work->size2 == W->size2;
+}
+
+int attn_backward(const gsl_matrix *Q, const gsl_matrix *K, const gsl_matrix *V, double scale,
+                  const gsl_matrix *W, const gsl_matrix *dOut, gsl_matrix *dQ, gsl_matrix *dK,
+                  gsl_matrix *dV, gsl_matrix *work)
+{
+    if (!backward_shapes_fit(Q, K, V, W, dOut, work) || !same_shape(Q, dQ) ||
+        !same_shape(K, dK) || !same_shape(V, dV))
+        return INVENT_ESHAPE;
+    size_t T = W->size1;
+    gsl_matrix_view dW = gsl_matrix_submatrix(work, 0, 0, T, W->size2),
+                    dS = gsl_matrix_submatrix(work, T, 0, T, W->size2);
+    /* out = W V: dV += W^T dOut and dW = dOut V^T */
+    gsl_blas_dgemm(CblasTrans, CblasNoTrans, 1.0, W, dOut, 1.0, dV);
+    gsl_blas_dgemm(CblasNoTrans, CblasTrans, 1.0, dOut, V, 0.0, &dW.matrix);
+    /* W = softmax(S) row by row */
+    gsl_matrix_set_zero(&dS.matrix);
+    int status = softmax_rows_backward(W, &dW.matrix, &dS.matrix);
+    /* S = scale Q K^T: dQ += scale dS K and dK += scale dS^T Q */
+    gsl_blas_dgemm(CblasNoTrans, CblasNoTrans, scale, &dS.matrix, K, 1.0, dQ);
+    gsl_blas_dgemm(CblasTrans, CblasNoTrans, scale, &dS.matrix, Q, 1.0, dK);
+    return status;
+}
+
+int attn_matrix_form(const gsl_matrix *Q, const gsl_matrix *K, const gsl_matrix *V,
+                     double scale, attn_mask mask, gsl_matrix *out)
+{
+    gsl_matrix *W = gsl_matrix_alloc(Q->size1, K->size1);
+    if (!W)
+        return INVENT_ENOMEM;
+    int status = attn_forward(Q, K, V, scale, mask, W, out);
     gsl_matrix_free(W);
     return status;
 }

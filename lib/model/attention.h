@@ -16,8 +16,22 @@ typedef enum {
 int attn_weights(const gsl_matrix *Q, const gsl_matrix *K, double scale, attn_mask mask,
                  gsl_matrix *W);
 
+/* Q: (T, dk), K: (T', dk), V: (T', dv) -> W: (T, T') the weights, kept for
+ * the backward pass, and out: (T, dv) = W V; allocates nothing */
+int attn_forward(const gsl_matrix *Q, const gsl_matrix *K, const gsl_matrix *V, double scale,
+                 attn_mask mask, gsl_matrix *W, gsl_matrix *out);
+
+/* Q, K, V, scale and W as attn_forward used and left them, dOut: (T, dv) ->
+ * dQ: (T, dk) +=, dK: (T', dk) +=, dV: (T', dv) += (added, as in linear.h);
+ * work: (2T, T') scratch. The mask needs no argument: the weights it zeroed
+ * pass no gradient back. Allocates nothing. */
+int attn_backward(const gsl_matrix *Q, const gsl_matrix *K, const gsl_matrix *V, double scale,
+                  const gsl_matrix *W, const gsl_matrix *dOut, gsl_matrix *dQ, gsl_matrix *dK,
+                  gsl_matrix *dV, gsl_matrix *work);
+
 /* Q: (T, dk), K: (T', dk), V: (T', dv) -> out: (T, dv) = W V, in the matrix
- * form (two BLAS products around a row softmax) */
+ * form (two BLAS products around a row softmax); attn_forward for chapters,
+ * with the weights allocated and dropped */
 int attn_matrix_form(const gsl_matrix *Q, const gsl_matrix *K, const gsl_matrix *V,
                      double scale, attn_mask mask, gsl_matrix *out);
 

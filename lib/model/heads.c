@@ -5,6 +5,7 @@
 
 #include <gsl/gsl_blas.h>
 
+#include "linear.h"
 #include "mat.h"
 #include "status.h"
 
@@ -107,6 +108,37 @@ void mha_trace_free(mha_trace *tr)
     free(tr);
 }
 
+mha_work *mha_work_new(size_t T, const mha_weights *w)
+{
+    if (T == 0)
+        return NULL;
+    mha_work *s = calloc(1, sizeof *s);
+    if (!s)
+        return NULL;
+    s->dC = gsl_matrix_alloc(T, w->Wv->size1);
+    s->dQ = gsl_matrix_alloc(T, w->Wq->size1);
+    s->dK = gsl_matrix_alloc(T, w->Wk->size1);
+    s->dV = gsl_matrix_alloc(T, w->Wv->size1);
+    s->attn = gsl_matrix_alloc(2 * T, T);
+    if (!s->dC || !s->dQ || !s->dK || !s->dV || !s->attn) {
+        mha_work_free(s);
+        return NULL;
+    }
+    return s;
+}
+
+void mha_work_free(mha_work *s)
+{
+    if (!s)
+        return;
+    gsl_matrix_free(s->dC);
+    gsl_matrix_free(s->dQ);
+    gsl_matrix_free(s->dK);
+    gsl_matrix_free(s->dV);
+    gsl_matrix_free(s->attn);
+    free(s);
+}
+
 static int shapes_fit(const mha_weights *w, const gsl_matrix *X, const mha_trace *tr,
                       const gsl_matrix *out)
 {
@@ -160,5 +192,64 @@ int mha_forward(const mha_weights *w, const gsl_matrix *X, attn_mask mask, mha_t
         return INVENT_ENOMEM;
     int status = forward_into(w, X, mask, tmp, out);
     mha_trace_free(tmp);
+    return status;
+}
+
+static int same_shape(const gsl_matrix *A, const gsl_matrix *B)
+{
+    return A->size1 == B->size1 && A->size2 == B->size2;
+}
+
+static int backward_shapes_fit(const mha_weights *w, const gsl_matrix *X, const mha_trace *tr,
+                               const mha_weights *g, const gsl_matrix *dX, const mha_work *s)
+{
+    size_t T = X->size1;
+    return g->heads == w->heads && same_shape(g->Wq, w->Wq) && same_shape(g->Wk, w->Wk) &&
+           same_shape(g->Wv, w->Wv) && same_shape(g->Wo, w->Wo) && tr->Q->size1 == T &&
+           (!dX || same_shape(dX, X)) && same_shape(s->dC, tr->C) && same_shape(s->dQ, tr->Q) &&
+           same_shape(s->dK, tr->K) && same_shape(s->dV, tr->V) && s->attn->size1 == 2 * T &&
+           s->attn->size2 == T;
+}
+
+/* dC (all heads) -> dQ, dK, dV (all heads), one head at a time */
+static int heads_backward(const mha_weights *w, const mha_trace *tr, mha_work *s)
+{
+    size_t H = w->heads, T = tr->Q->size1;
+    double scale = 1.0 / sqrt((double)(tr->Q->size2 / H));
+    int status = INVENT_OK;
+    for (size_t j = 0; j < H && status == INVENT_OK; j++) {
+        _gsl_matrix_const_view Q = heads_const_columns(tr->Q, H, j),
+                               K = heads_const_columns(tr->K, H, j),
+                               V = heads_const_columns(tr->V, H, j),
+                               A = gsl_matrix_const_submatrix(tr->A, j * T, 0, T, T),
+                               dO = heads_const_columns(s->dC, H, j);
+        gsl_matrix_view dQ = heads_columns(s->dQ, H, j), dK = heads_columns(s->dK, H, j),
+                        dV = heads_columns(s->dV, H, j);
+        status = attn_backward(&Q.matrix, &K.matrix, &V.matrix, scale, &A.matrix, &dO.matrix,
+                               &dQ.matrix, &dK.matrix, &dV.matrix, s->attn);
+    }
+    return status;
+}
+
+int mha_backward(const mha_weights *w, const gsl_matrix *X, const mha_trace *tr,
+                 const gsl_matrix *dOut, mha_weights *g, gsl_matrix *dX, mha_work *s)
+{
+    if (!shapes_fit(w, X, tr, dOut) || !backward_shapes_fit(w, X, tr, g, dX, s))
+        return INVENT_ESHAPE;
+    gsl_matrix *scratch[] = {s->dC, s->dQ, s->dK, s->dV};
+    for (int k = 0; k < 4; k++)
+        gsl_matrix_set_zero(scratch[k]);
+    /* out = C W_o^T */
+    int status = linear_backward(tr->C, w->Wo, dOut, s->dC, g->Wo, NULL);
+    /* C_j = attn(Q_j, K_j, V_j), head by head */
+    if (status == INVENT_OK)
+        status = heads_backward(w, tr, s);
+    /* Q = X W_q^T, K = X W_k^T, V = X W_v^T: their gradients at X add up */
+    if (status == INVENT_OK)
+        status = linear_backward(X, w->Wq, s->dQ, dX, g->Wq, NULL);
+    if (status == INVENT_OK)
+        status = linear_backward(X, w->Wk, s->dK, dX, g->Wk, NULL);
+    if (status == INVENT_OK)
+        status = linear_backward(X, w->Wv, s->dV, dX, g->Wv, NULL);
     return status;
 }

@@ -30,6 +30,15 @@ typedef struct {
     gsl_matrix *C;     /* (T, H*dv): the head outputs side by side, before W_o */
 } mha_trace;
 
+/* What the backward pass needs besides the trace: scratch sized once for T
+ * tokens and one set of weights, reused by every call. */
+typedef struct {
+    gsl_matrix *dC;     /* (T, H*dv): gradient at the concatenated heads */
+    gsl_matrix *dQ, *dK; /* (T, H*dk): gradients at the projections */
+    gsl_matrix *dV;     /* (T, H*dv) */
+    gsl_matrix *attn;   /* (2T, T): one head's scratch (attn_backward's work) */
+} mha_work;
+
 /* d, H, dk, dv -> weights with N(0, 1/fan_in) entries, or NULL (no memory, a size 0) */
 mha_weights *mha_new(size_t d, size_t heads, size_t dk, size_t dv, gsl_rng *r);
 void mha_free(mha_weights *w);
@@ -50,10 +59,23 @@ int heads_concat(const gsl_matrix *const *O, size_t heads, gsl_matrix *C);
 mha_trace *mha_trace_new(size_t T, const mha_weights *w);
 void mha_trace_free(mha_trace *tr);
 
+/* T, weights -> a workspace for mha_backward over T tokens, or NULL */
+mha_work *mha_work_new(size_t T, const mha_weights *w);
+void mha_work_free(mha_work *work);
+
 /* X: (T, d) -> out: (T, d) = C W_o^T, where column block j of C is
  * attn(X W_q^(j)T, X W_k^(j)T, X W_v^(j)T) with scale 1/sqrt(dk) and the mask;
  * tr: a trace for T tokens that receives every intermediate, or NULL */
 int mha_forward(const mha_weights *w, const gsl_matrix *X, attn_mask mask, mha_trace *tr,
                 gsl_matrix *out);
+
+/* The forward pass read in reverse: back through W_o, through every head's
+ * attention (attn_backward), then through the three projections, whose
+ * gradients at X add up. w, X: (T, d), tr: the trace mha_forward(w, X, ., tr, .)
+ * filled, dOut: (T, d) -> g: gradients with the shapes of w, += (g->heads ==
+ * w->heads); dX: (T, d) += , or NULL; work: from mha_work_new(T, w).
+ * Allocates nothing. */
+int mha_backward(const mha_weights *w, const gsl_matrix *X, const mha_trace *tr,
+                 const gsl_matrix *dOut, mha_weights *g, gsl_matrix *dX, mha_work *work);
 
 #endif

@@ -48,3 +48,50 @@ int layernorm_forward(const gsl_matrix *X, const gsl_vector *gamma, const gsl_ve
     }
     return INVENT_OK;
 }
+
+static int backward_shapes_fit(const gsl_matrix *X, const gsl_vector *gamma,
+                               const gsl_vector *mean, const gsl_vector *rstd,
+                               const gsl_matrix *dY, const gsl_matrix *dX,
+                               const gsl_vector *dgamma, const gsl_vector *dbeta)
+{
+    size_t T = X->size1, d = X->size2;
+    return gamma->size == d && mean->size == T && rstd->size == T && dY->size1 == T &&
+           dY->size2 == d && (!dX || (dX->size1 == T && dX->size2 == d && dX != dY)) &&
+           (!dgamma || dgamma->size == d) && (!dbeta || dbeta->size == d);
+}
+
+/* token t: adds to dgamma, dbeta and row t of dX */
+static void token_backward(const gsl_matrix *X, const gsl_vector *gamma, double mean,
+                           double rstd, const gsl_matrix *dY, size_t t, gsl_matrix *dX,
+                           gsl_vector *dgamma, gsl_vector *dbeta)
+{
+    size_t d = X->size2;
+    double g_mean = 0.0, gx_mean = 0.0;
+    for (size_t j = 0; j < d; j++) {
+        double xhat = (gsl_matrix_get(X, t, j) - mean) * rstd;
+        double dy = gsl_matrix_get(dY, t, j), g = dy * gsl_vector_get(gamma, j);
+        if (dgamma) /* y = gamma xhat + beta */
+            *gsl_vector_ptr(dgamma, j) += dy * xhat;
+        if (dbeta)
+            *gsl_vector_ptr(dbeta, j) += dy;
+        g_mean += g / (double)d;
+        gx_mean += g * xhat / (double)d;
+    }
+    for (size_t j = 0; dX && j < d; j++) {
+        double xhat = (gsl_matrix_get(X, t, j) - mean) * rstd;
+        double g = gsl_matrix_get(dY, t, j) * gsl_vector_get(gamma, j);
+        *gsl_matrix_ptr(dX, t, j) += rstd * (g - g_mean - xhat * gx_mean);
+    }
+}
+
+int layernorm_backward(const gsl_matrix *X, const gsl_vector *gamma, const gsl_vector *mean,
+                       const gsl_vector *rstd, const gsl_matrix *dY, gsl_matrix *dX,
+                       gsl_vector *dgamma, gsl_vector *dbeta)
+{
+    if (!backward_shapes_fit(X, gamma, mean, rstd, dY, dX, dgamma, dbeta))
+        return INVENT_ESHAPE;
+    for (size_t t = 0; t < X->size1; t++)
+        token_backward(X, gamma, gsl_vector_get(mean, t), gsl_vector_get(rstd, t), dY, t, dX,
+                       dgamma, dbeta);
+    return INVENT_OK;
+}

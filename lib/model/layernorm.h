@@ -14,4 +14,14 @@
 int layernorm_forward(const gsl_matrix *X, const gsl_vector *gamma, const gsl_vector *beta,
                       double eps, gsl_matrix *Y, gsl_vector *mean, gsl_vector *rstd);
 
+/* The backward pass. With xhat = (x - mean) * rstd and g = dY * gamma, the
+ * gradient at the input is rstd * (g - mean(g) - xhat * mean(g * xhat)): the
+ * two means remove what the normalisation itself takes away (a shift and a
+ * scaling of the row). X: (T, d) the input, gamma: (d), mean, rstd: (T) as
+ * layernorm_forward left them, dY: (T, d) -> dX: (T, d) +=, dgamma: (d) +=,
+ * dbeta: (d) += (added, as in linear.h); any of the three may be NULL */
+int layernorm_backward(const gsl_matrix *X, const gsl_vector *gamma, const gsl_vector *mean,
+                       const gsl_vector *rstd, const gsl_matrix *dY, gsl_matrix *dX,
+                       gsl_vector *dgamma, gsl_vector *dbeta);
+
 #endif

@@ -21,16 +21,35 @@ typedef struct {
     mlp_activation f;
 } mlp_weights;
 
-/* d, m hidden units -> W1 ~ N(0, 1/d), W2 ~ N(0, 1/m), zero biases; NULL on no memory or a size 0 */
+/* What one forward pass over T tokens leaves for the backward pass. */
+typedef struct {
+    gsl_matrix *Z; /* (T, m): pre-activations X W1^T + b1 */
+    gsl_matrix *F; /* (T, m): activations f(Z) */
+} mlp_trace;
+
+/* d, m hidden units -> W1 ~ N(0, 1/d), W2 ~ N(0, 1/m), zero biases; NULL on no
+ * memory or a size 0 */
 mlp_weights *mlp_new(size_t d, size_t m, mlp_activation f, gsl_rng *r);
 void mlp_free(mlp_weights *w);
 
 /* z -> f(z) */
 double mlp_activate(mlp_activation f, double z);
 
+/* T, weights -> a trace with room for T tokens, or NULL */
+mlp_trace *mlp_trace_new(size_t T, const mlp_weights *w);
+void mlp_trace_free(mlp_trace *tr);
+
 /* X: (T, d) -> Y: (T, d) = f(X W1^T + b1) W2^T + b2, in two BLAS products;
- * Z: (T, m) receives the pre-activations X W1^T + b1, or NULL */
-int mlp_forward(const mlp_weights *w, const gsl_matrix *X, gsl_matrix *Z, gsl_matrix *Y);
+ * tr: a trace for T tokens that receives Z and F (then nothing is
+ * allocated), or NULL */
+int mlp_forward(const mlp_weights *w, const gsl_matrix *X, mlp_trace *tr, gsl_matrix *Y);
+
+/* The forward pass read in reverse. w, X: (T, d), tr: the trace
+ * mlp_forward(w, X, tr, .) filled, dY: (T, d) -> g: gradients with the shapes
+ * of w, +=; dX: (T, d) +=, or NULL (added, as in linear.h); work: (2T, m)
+ * scratch. Allocates nothing. */
+int mlp_backward(const mlp_weights *w, const gsl_matrix *X, const mlp_trace *tr,
+                 const gsl_matrix *dY, mlp_weights *g, gsl_matrix *dX, gsl_matrix *work);
 
 /* x: (d) -> y: (d) = sum_i f(k_i . x + b1_i) v_i + b2, one hidden unit at a time;
  * h: (m) receives the activations f(k_i . x + b1_i), or NULL */

@@ -50,16 +50,78 @@ int rnn_unroll(const rnn_cell *c, const gsl_matrix *X, gsl_matrix *H)
     size_t m = c->W->size1;
     if (X->size2 != c->U->size2 || H->size1 != X->size1 || H->size2 != m)
         return INVENT_ESHAPE;
-    gsl_vector *h = gsl_vector_calloc(m);
-    if (!h)
-        return INVENT_ENOMEM;
-    for (size_t t = 0; t < X->size1; t++) {
+    for (size_t t = 0; t < X->size1; t++) { /* h_t = act(W h_{t-1} + U x_t), h_{-1} = 0 */
         gsl_vector_const_view x = gsl_matrix_const_row(X, t);
-        gsl_vector_view out = gsl_matrix_row(H, t);
-        rnn_step(c, h, &x.vector, &out.vector);
-        gsl_vector_memcpy(h, &out.vector);
+        gsl_vector_view h = gsl_matrix_row(H, t);
+        gsl_vector_set_zero(&h.vector);
+        if (t > 0) {
+            gsl_vector_const_view prev = gsl_matrix_const_row(H, t - 1);
+            gsl_blas_dgemv(CblasNoTrans, 1.0, c->W, &prev.vector, 0.0, &h.vector);
+        }
+        gsl_blas_dgemv(CblasNoTrans, 1.0, c->U, &x.vector, 1.0, &h.vector);
+        if (c->activation == RNN_TANH)
+            for (size_t i = 0; i < m; i++)
+                gsl_vector_set(&h.vector, i, tanh(gsl_vector_get(&h.vector, i)));
     }
-    gsl_vector_free(h);
+    return INVENT_OK;
+}
+
+static int backward_shapes_fit(const rnn_cell *c, const gsl_matrix *X, const gsl_matrix *H,
+                               const gsl_matrix *dH, const gsl_matrix *dW,
+                               const gsl_matrix *dU, const gsl_matrix *dX,
+                               const gsl_matrix *work)
+{
+    size_t m = c->W->size1, p = c->U->size2, n = X->size1;
+    return X->size2 == p && H->size1 == n && H->size2 == m && dH->size1 == n &&
+           dH->size2 == m && dW->size1 == m && dW->size2 == m && dU->size1 == m &&
+           dU->size2 == p && (!dX || (dX->size1 == n && dX->size2 == p)) &&
+           work->size1 == 2 && work->size2 == m;
+}
+
+/* g: gradient at h_t -> a: gradient at the pre-activation W h_{t-1} + U x_t */
+static void through_activation(const rnn_cell *c, const gsl_vector *h, const gsl_vector *g,
+                               gsl_vector *a)
+{
+    for (size_t i = 0; i < a->size; i++) {
+        double y = gsl_vector_get(h, i);
+        double slope = c->activation == RNN_TANH ? 1.0 - y * y : 1.0;
+        gsl_vector_set(a, i, gsl_vector_get(g, i) * slope);
+    }
+}
+
+/* One step back, at time t: a = dpre_t; adds to dW, dU and row t of dX. */
+static void step_backward(const rnn_cell *c, const gsl_matrix *X, const gsl_matrix *H,
+                          size_t t, const gsl_vector *a, gsl_matrix *dW, gsl_matrix *dU,
+                          gsl_matrix *dX)
+{
+    gsl_vector_const_view x = gsl_matrix_const_row(X, t);
+    if (t > 0) {
+        gsl_vector_const_view prev = gsl_matrix_const_row(H, t - 1);
+        gsl_blas_dger(1.0, a, &prev.vector, dW);
+    }
+    gsl_blas_dger(1.0, a, &x.vector, dU);
+    if (dX) {
+        gsl_vector_view dx = gsl_matrix_row(dX, t);
+        gsl_blas_dgemv(CblasTrans, 1.0, c->U, a, 1.0, &dx.vector);
+    }
+}
+
+int rnn_unroll_backward(const rnn_cell *c, const gsl_matrix *X, const gsl_matrix *H,
+                        const gsl_matrix *dH, gsl_matrix *dW, gsl_matrix *dU, gsl_matrix *dX,
+                        gsl_matrix *work)
+{
+    if (!backward_shapes_fit(c, X, H, dH, dW, dU, dX, work))
+        return INVENT_ESHAPE;
+    gsl_vector_view g = gsl_matrix_row(work, 0), a = gsl_matrix_row(work, 1);
+    gsl_vector_set_zero(&g.vector);
+    for (size_t t = X->size1; t-- > 0;) {
+        gsl_vector_const_view dh = gsl_matrix_const_row(dH, t);
+        gsl_vector_const_view h = gsl_matrix_const_row(H, t);
+        gsl_vector_add(&g.vector, &dh.vector); /* from the loss at h_t and from h_{t+1} */
+        through_activation(c, &h.vector, &g.vector, &a.vector);
+        step_backward(c, X, H, t, &a.vector, dW, dU, dX);
+        gsl_blas_dgemv(CblasTrans, 1.0, c->W, &a.vector, 0.0, &g.vector);
+    }
     return INVENT_OK;
 }
 

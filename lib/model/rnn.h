@@ -25,8 +25,18 @@ void rnn_cell_free(rnn_cell *c);
 /* h: (m), x: (p) -> h_next: (m) = act(W h + U x); h_next must not alias h */
 int rnn_step(const rnn_cell *c, const gsl_vector *h, const gsl_vector *x, gsl_vector *h_next);
 
-/* X: (n, p), one input per row, starting from h_0 = 0 -> H: (n, m), row t = h_t */
+/* X: (n, p), one input per row, starting from h_0 = 0 -> H: (n, m), row t = h_t;
+ * allocates nothing */
 int rnn_unroll(const rnn_cell *c, const gsl_matrix *X, gsl_matrix *H);
+
+/* Back-propagation through time (Werbos, 1990): the gradient flows back from
+ * every state through W, one step at a time. X: (n, p), H: (n, m) from
+ * rnn_unroll(c, X, H), dH: (n, m) the loss gradient at every state ->
+ * dW: (m, m) +=, dU: (m, p) +=, dX: (n, p) += or NULL (added, as in
+ * linear.h); work: (2, m) scratch. Allocates nothing. */
+int rnn_unroll_backward(const rnn_cell *c, const gsl_matrix *X, const gsl_matrix *H,
+                        const gsl_matrix *dH, gsl_matrix *dW, gsl_matrix *dU, gsl_matrix *dX,
+                        gsl_matrix *work);
 
 /* Longest chain of dependent steps in an L-layer recurrent stack over N
  * tokens, where cell (l, t) waits for (l-1, t) and (l, t-1); -> *steps */

@@ -42,6 +42,23 @@ int softmax_rows(gsl_matrix *S, double tau)
     return INVENT_OK;
 }
 
+int softmax_rows_backward(const gsl_matrix *W, const gsl_matrix *dW, gsl_matrix *dS)
+{
+    if (W->size1 != dW->size1 || W->size2 != dW->size2 || W->size1 != dS->size1 ||
+        W->size2 != dS->size2 || dS == dW)
+        return INVENT_ESHAPE;
+    for (size_t i = 0; i < W->size1; i++) {
+        double mean = 0.0; /* the weighted mean of the row's incoming gradient */
+        for (size_t k = 0; k < W->size2; k++)
+            mean += gsl_matrix_get(dW, i, k) * gsl_matrix_get(W, i, k);
+        for (size_t k = 0; k < W->size2; k++) {
+            double w = gsl_matrix_get(W, i, k);
+            *gsl_matrix_ptr(dS, i, k) += w * (gsl_matrix_get(dW, i, k) - mean);
+        }
+    }
+    return INVENT_OK;
+}
+
 double softmax_entropy(const gsl_vector *w)
 {
     double h = 0.0;
