@@ -149,7 +149,7 @@ static void model_section(run *r)
                       "positions of a batch. %zu numbers are learned.",
                 m->vocab, m->dim, m->context, m->dim, m->layers, m->heads, m->dim / m->heads,
                 m->hidden, m->vocab, r->s->batch, r->s->context, gpt_param_count(m));
-    report_text(r->o, "%s", m->norm == NORM_PRE
+    report_text(r->o, "%s", m->norm == BLOCK_PRE_NORM
         ? "The norms sit before each sublayer (pre-norm, Xiong et al., 2020, as GPT-2 and "
           "nanoGPT place them): x + MHA(LN1(x)), then + MLP(LN2(.)). The skip path then "
           "carries the gradient from the loss to every block unchanged, so training needs "
@@ -292,7 +292,7 @@ static void g1_dump_end(run *r, const g1_state *g1, size_t steps)
     size_t B = r->s->batch, T = r->s->context, one[1] = {steps};
     size_t tok[3] = {steps, B, T + 1}, st[2] = {steps, B}, n_cfg[1] = {9};
     double cfg[9] = {r->opt.beta1, r->opt.beta2, r->opt.eps, r->opt.weight_decay, CLIP,
-                     (double)B, (double)T, (double)steps, r->w->shape.norm == NORM_POST};
+                     (double)B, (double)T, (double)steps, r->w->shape.norm == BLOCK_POST_NORM};
     char dir[4096];
     snprintf(dir, sizeof dir, "%s/after", r->o->dump_dir);
     chapter_must(paths_make_dirs(dir) == 0 ? INVENT_OK : INVENT_EIO, "creating --dump/after");
@@ -581,7 +581,7 @@ static gpt_shape shape_of(const settings *s, size_t vocab)
 {
     return (gpt_shape){.vocab = vocab, .context = s->context, .dim = s->dim, .heads = s->heads,
                        .layers = s->layers, .hidden = 4 * s->dim,
-                       .norm = s->post_norm ? NORM_POST : NORM_PRE};
+                       .norm = s->post_norm ? BLOCK_POST_NORM : BLOCK_PRE_NORM};
 }
 
 static void setup(run *r, const corpus *text)
@@ -674,9 +674,9 @@ static int check_checkpoint(const invent_opts *o, const settings *s, const corpu
                            "%zu heads, width %zu, context %zu, %s; this run asks for %zu, %zu, "
                            "%zu, %zu, %s (give the sizes it was trained with, e.g. --full)",
                         s->load, have.layers, have.heads, have.dim, have.context,
-                        have.norm == NORM_POST ? "post-norm" : "pre-norm", want.layers,
+                        have.norm == BLOCK_POST_NORM ? "post-norm" : "pre-norm", want.layers,
                         want.heads, want.dim, want.context,
-                        want.norm == NORM_POST ? "post-norm" : "pre-norm");
+                        want.norm == BLOCK_POST_NORM ? "post-norm" : "pre-norm");
     if (V != text->vocab || memcmp(symbols, text->symbols, V) != 0)
         return cli_fail(o, "--load %s: it was trained on another alphabet (%zu symbols; this "
                            "corpus has %zu)", s->load, V, text->vocab);

@@ -13,7 +13,7 @@
 #include "status.h"
 
 static const gpt_shape tiny = {.vocab = 7, .context = 6, .dim = 8, .heads = 2, .layers = 2,
-                               .hidden = 12, .norm = NORM_PRE};
+                               .hidden = 12, .norm = BLOCK_PRE_NORM};
 
 /* a model of shape s at seed, one batch of B x T random tokens -> worst relative error */
 static double model_error(gpt_shape s, unsigned long seed, size_t B, size_t T)
@@ -56,7 +56,7 @@ Test(gpt, pre_norm_model_gradient_agrees_with_finite_differences)
 Test(gpt, post_norm_model_gradient_agrees_with_finite_differences)
 {
     gpt_shape s = tiny;
-    s.norm = NORM_POST;
+    s.norm = BLOCK_POST_NORM;
     for (unsigned long seed = 1; seed <= 2; seed++) {
         double e = model_error(s, seed, 2, 5);
         cr_assert(e < 1e-6, "post-norm model: relative error %g (seed %lu)", e, seed);

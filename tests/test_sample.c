@@ -13,7 +13,7 @@
 #include "status.h"
 
 static const gpt_shape small = {.vocab = 9, .context = 7, .dim = 8, .heads = 2, .layers = 2,
-                                .hidden = 16, .norm = NORM_PRE};
+                                .hidden = 16, .norm = BLOCK_PRE_NORM};
 
 /* the largest difference between cached logits and the last row of a full pass */
 static double cache_gap(gpt_shape s)
@@ -48,7 +48,7 @@ Test(sample, cached_logits_equal_the_full_pass_pre_norm)
 Test(sample, cached_logits_equal_the_full_pass_post_norm)
 {
     gpt_shape s = small;
-    s.norm = NORM_POST;
+    s.norm = BLOCK_POST_NORM;
     cr_assert(cache_gap(s) < 1e-12);
 }
 
@@ -94,7 +94,7 @@ Test(checkpoint, saved_and_loaded_weights_are_identical_and_shapes_are_checked)
     unsigned char got[256];
     size_t V;
     cr_assert_eq(checkpoint_peek(dir, &s, got, &V), INVENT_OK);
-    cr_assert(V == 9 && got[8] == 'i' && s.layers == 2 && s.hidden == 16 && s.norm == NORM_PRE);
+    cr_assert(V == 9 && got[8] == 'i' && s.layers == 2 && s.hidden == 16 && s.norm == BLOCK_PRE_NORM);
     cr_assert_eq(checkpoint_load(dir, back, bad, sizeof bad), INVENT_OK);
     tensor_ref a[gpt_tensor_count(&small)], b[gpt_tensor_count(&small)];
     gpt_tensors(w, NULL, a);

@@ -22,7 +22,7 @@ int checkpoint_save(const char *dir, gpt_weights *w, const unsigned char *symbol
     const gpt_shape *s = &w->shape;
     double fields[SHAPE_FIELDS] = {(double)s->vocab, (double)s->context, (double)s->dim,
                                    (double)s->heads, (double)s->layers,  (double)s->hidden,
-                                   s->norm == NORM_POST};
+                                   s->norm == BLOCK_POST_NORM};
     double vocab[256];
     for (size_t k = 0; k < s->vocab; k++)
         vocab[k] = symbols[k];
@@ -70,7 +70,7 @@ int checkpoint_peek(const char *dir, gpt_shape *shape, unsigned char *symbols, s
     if (status != INVENT_OK)
         return status;
     *shape = (gpt_shape){(size_t)f[0], (size_t)f[1], (size_t)f[2], (size_t)f[3],
-                         (size_t)f[4], (size_t)f[5], f[6] != 0.0 ? NORM_POST : NORM_PRE};
+                         (size_t)f[4], (size_t)f[5], f[6] != 0.0 ? BLOCK_POST_NORM : BLOCK_PRE_NORM};
     for (size_t k = 0; k < nv; k++)
         symbols[k] = (unsigned char)v[k];
     *vocab = nv;

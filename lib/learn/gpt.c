@@ -6,9 +6,6 @@
 #include <string.h>
 
 #include "embedding.h"
-#include "grad_layernorm.h"
-#include "grad_linear.h"
-#include "grad_xent.h"
 #include "layernorm.h"
 #include "linear.h"
 #include "mat.h"
@@ -16,7 +13,7 @@
 #include "status.h"
 #include "xent.h"
 
-#define GPT_BLOCK_TENSORS 12
+#define GPT_BLOCK_TENSORS BLOCK_TENSORS
 
 size_t gpt_tensor_count(const gpt_shape *s)
 {
@@ -42,7 +39,8 @@ gpt_weights *gpt_new(const gpt_shape *s, gsl_rng *r)
     w->blocks = calloc(s->layers, sizeof *w->blocks);
     int ok = w->E && w->P && w->blocks;
     for (size_t l = 0; ok && l < s->layers; l++)
-        ok = (w->blocks[l] = block_new(s->dim, s->heads, s->hidden, draw)) != NULL;
+        if ((ok = (w->blocks[l] = block_new(s->dim, s->heads, s->hidden, draw)) != NULL))
+            w->blocks[l]->norm = s->norm;
     w->gamma = gsl_vector_alloc(s->dim);
     w->beta = gsl_vector_calloc(s->dim);
     w->Wout = mat_gaussian(s->vocab, s->dim, 0.02, draw);
@@ -99,8 +97,8 @@ static const char *name(char *buf, size_t l, const char *field)
     return buf;
 }
 
-/* the 12 tensors of one block, in the order gpt.h lists them */
-static void block_tensors(size_t l, block_weights *w, block_weights *g, tensor_ref *out)
+/* the 12 tensors of one block, in the order gpt.h lists them (block_tensors' order) */
+static void list_block(size_t l, block_weights *w, block_weights *g, tensor_ref *out)
 {
     char buf[32];
     static const char *names[GPT_BLOCK_TENSORS] = {"Wq", "Wk", "Wv", "Wo", "ln1_g", "ln1_b",
@@ -125,7 +123,7 @@ void gpt_tensors(gpt_weights *w, gpt_weights *g, tensor_ref *out)
     out[k++] = entry("tok_emb", w->E, NULL, g ? g->E : NULL, NULL);
     out[k++] = entry("pos_emb", w->P, NULL, g ? g->P : NULL, NULL);
     for (size_t l = 0; l < L; l++, k += GPT_BLOCK_TENSORS)
-        block_tensors(l, w->blocks[l], g ? g->blocks[l] : NULL, out + k);
+        list_block(l, w->blocks[l], g ? g->blocks[l] : NULL, out + k);
     out[k++] = entry("lnf_g", NULL, w->gamma, NULL, g ? g->gamma : NULL);
     out[k++] = entry("lnf_b", NULL, w->beta, NULL, g ? g->beta : NULL);
     out[k++] = entry("Wout", w->Wout, NULL, g ? g->Wout : NULL, NULL);
@@ -142,8 +140,8 @@ size_t gpt_param_count(const gpt_shape *s)
 struct gpt_trace {
     size_t B, T, L;
     gsl_matrix **X;          /* L + 1 of (B*T, d): the stream before each block, and after */
-    gblock_trace **blk;      /* L * B: block l over sequence b at [l * B + b] */
-    gblock_scratch *scratch; /* shared by every block's backward pass */
+    block_trace **blk;       /* L * B: block l over sequence b at [l * B + b] */
+    block_work *work;        /* shared by every block's backward pass */
     gsl_matrix *Hf;          /* (B*T, d): the final norm's output */
     gsl_vector *meanf, *rstdf; /* (B*T) its statistics */
     gsl_matrix *Z;           /* (B*T, V) logits */
@@ -160,13 +158,13 @@ gpt_trace *gpt_trace_new(const gpt_weights *w, size_t B, size_t T)
         return NULL;
     size_t n = B * T, L = s->layers;
     *tr = (gpt_trace){.B = B, .T = T, .L = L, .X = calloc(L + 1, sizeof(gsl_matrix *)),
-                      .blk = calloc(L * B, sizeof(gblock_trace *))};
+                      .blk = calloc(L * B, sizeof(block_trace *))};
     int ok = tr->X && tr->blk;
     for (size_t l = 0; ok && l <= L; l++)
         ok = (tr->X[l] = gsl_matrix_alloc(n, s->dim)) != NULL;
     for (size_t k = 0; ok && k < L * B; k++)
-        ok = (tr->blk[k] = gblock_trace_new(T, w->blocks[k / B])) != NULL;
-    tr->scratch = gblock_scratch_new(T, w->blocks[0]);
+        ok = (tr->blk[k] = block_trace_new(T, w->blocks[k / B])) != NULL;
+    tr->work = block_work_new(T, w->blocks[0]);
     tr->Hf = gsl_matrix_alloc(n, s->dim);
     tr->meanf = gsl_vector_alloc(n);
     tr->rstdf = gsl_vector_alloc(n);
@@ -174,7 +172,7 @@ gpt_trace *gpt_trace_new(const gpt_weights *w, size_t B, size_t T)
     tr->dZ = gsl_matrix_alloc(n, s->vocab);
     tr->dX = gsl_matrix_alloc(n, s->dim);
     tr->dX2 = gsl_matrix_alloc(n, s->dim);
-    if (!ok || !tr->scratch || !tr->Hf || !tr->meanf || !tr->rstdf || !tr->Z || !tr->dZ ||
+    if (!ok || !tr->work || !tr->Hf || !tr->meanf || !tr->rstdf || !tr->Z || !tr->dZ ||
         !tr->dX || !tr->dX2) {
         gpt_trace_free(tr);
         return NULL;
@@ -189,10 +187,10 @@ void gpt_trace_free(gpt_trace *tr)
     for (size_t l = 0; tr->X && l <= tr->L; l++)
         gsl_matrix_free(tr->X[l]);
     for (size_t k = 0; tr->blk && k < tr->L * tr->B; k++)
-        gblock_trace_free(tr->blk[k]);
+        block_trace_free(tr->blk[k]);
     free(tr->X);
     free(tr->blk);
-    gblock_scratch_free(tr->scratch);
+    block_work_free(tr->work);
     gsl_matrix_free(tr->Hf);
     gsl_vector_free(tr->meanf);
     gsl_vector_free(tr->rstdf);
@@ -216,8 +214,8 @@ static int blocks_forward(const gpt_weights *w, gpt_trace *tr)
         for (size_t b = 0; b < B; b++) {
             gsl_matrix_view in = gsl_matrix_submatrix(tr->X[l], b * T, 0, T, d);
             gsl_matrix_view out = gsl_matrix_submatrix(tr->X[l + 1], b * T, 0, T, d);
-            int status = gblock_forward(w->blocks[l], w->shape.norm, &in.matrix,
-                                        tr->blk[l * B + b], &out.matrix);
+            int status = block_forward(w->blocks[l], &in.matrix, tr->blk[l * B + b],
+                                       &out.matrix);
             if (status != INVENT_OK)
                 return status;
         }
@@ -237,7 +235,7 @@ int gpt_forward(const gpt_weights *w, const size_t *x, const size_t *y, gpt_trac
     if (status == INVENT_OK)
         status = linear_forward(tr->Hf, w->Wout, w->bout, tr->Z);
     if (status == INVENT_OK && y)
-        status = xent_loss(tr->Z, y, loss, NULL);
+        status = xent_forward(tr->Z, y, loss, NULL);
     return status;
 }
 
@@ -246,13 +244,13 @@ static int blocks_backward(const gpt_weights *w, gpt_trace *tr, gpt_weights *g)
 {
     size_t B = tr->B, T = tr->T, d = w->shape.dim;
     for (size_t l = w->shape.layers; l-- > 0;) {
+        gsl_matrix_set_zero(tr->dX2); /* block_backward adds to dX */
         for (size_t b = 0; b < B; b++) {
             gsl_matrix_const_view in = gsl_matrix_const_submatrix(tr->X[l], b * T, 0, T, d);
             gsl_matrix_const_view dY = gsl_matrix_const_submatrix(tr->dX, b * T, 0, T, d);
             gsl_matrix_view dX = gsl_matrix_submatrix(tr->dX2, b * T, 0, T, d);
-            int status = gblock_backward(w->blocks[l], w->shape.norm, &in.matrix,
-                                         tr->blk[l * B + b], &dY.matrix, tr->scratch,
-                                         g->blocks[l], &dX.matrix);
+            int status = block_backward(w->blocks[l], &in.matrix, tr->blk[l * B + b],
+                                        &dY.matrix, g->blocks[l], &dX.matrix, tr->work);
             if (status != INVENT_OK)
                 return status;
         }
@@ -267,12 +265,15 @@ int gpt_backward(const gpt_weights *w, const size_t *x, const size_t *y, gpt_tra
                  gpt_weights *g)
 {
     size_t L = w->shape.layers;
-    int status = grad_xent(tr->Z, y, tr->dZ);
+    gsl_matrix_set_zero(tr->dZ); /* every backward below adds to its gradients */
+    gsl_matrix_set_zero(tr->dX2);
+    gsl_matrix_set_zero(tr->dX);
+    int status = xent_backward(tr->Z, y, tr->dZ);
     if (status == INVENT_OK)
-        status = grad_linear(tr->Hf, w->Wout, tr->dZ, g->Wout, g->bout, tr->dX2);
+        status = linear_backward(tr->Hf, w->Wout, tr->dZ, tr->dX2, g->Wout, g->bout);
     if (status == INVENT_OK)
-        status = grad_layernorm(tr->X[L], w->gamma, tr->meanf, tr->rstdf, tr->dX2, g->gamma,
-                                g->beta, tr->dX);
+        status = layernorm_backward(tr->X[L], w->gamma, tr->meanf, tr->rstdf, tr->dX2, tr->dX,
+                                    g->gamma, g->beta);
     if (status == INVENT_OK)
         status = blocks_backward(w, tr, g);
     if (status == INVENT_OK)

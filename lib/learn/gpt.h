@@ -1,7 +1,7 @@
 /* The assembled model of chapter 13, a character-level GPT (Radford et al.,
  * 2018) built from the library's pieces:
  *   X_0 = E[ids] + P                        (embedding.h)
- *   X_l = block_l(X_{l-1}),  l = 1..L       (gpt_block.h: causal MHA, MLP, skips, norms)
+ *   X_l = block_l(X_{l-1}),  l = 1..L       (block.h: causal MHA, MLP, skips, norms)
  *   Z = LN_f(X_L) W_out^T + b_out           (logits over the V symbols)
  *   loss = mean over the B*T positions of -log softmax(Z)[next token]
  * and its backward pass, which adds the gradient of the loss to a second
@@ -16,7 +16,6 @@
 #include <gsl/gsl_vector.h>
 
 #include "block.h"
-#include "gpt_block.h"
 #include "tensors.h"
 
 typedef struct {
@@ -26,7 +25,7 @@ typedef struct {
     size_t heads;    /* H, dividing d */
     size_t layers;   /* L */
     size_t hidden;   /* m: the MLP's hidden units */
-    norm_place norm; /* pre-norm or post-norm blocks */
+    block_norm norm; /* pre-norm or post-norm blocks */
 } gpt_shape;
 
 typedef struct {

@@ -26,8 +26,8 @@ gpt_cache *gpt_cache_new(const gpt_weights *w)
     gsl_matrix **rows[] = {&c->x, &c->h, &c->q, &c->c, &c->a};
     for (size_t k = 0; ok && k < sizeof rows / sizeof rows[0]; k++)
         ok = (*rows[k] = gsl_matrix_alloc(1, s->dim)) != NULL;
-    ok = ok && (c->z = gsl_matrix_alloc(1, s->hidden)) && (c->f = gsl_matrix_alloc(1, s->dim)) &&
-         (c->s = gsl_vector_alloc(s->context));
+    ok = ok && (c->mlp = mlp_trace_new(1, w->blocks[0]->mlp)) &&
+         (c->f = gsl_matrix_alloc(1, s->dim)) && (c->s = gsl_vector_alloc(s->context));
     if (!ok) {
         gpt_cache_free(c);
         return NULL;
@@ -45,10 +45,11 @@ void gpt_cache_free(gpt_cache *c)
     }
     free(c->K);
     free(c->V);
-    gsl_matrix *rows[] = {c->x, c->h, c->q, c->c, c->a, c->z, c->f};
+    gsl_matrix *rows[] = {c->x, c->h, c->q, c->c, c->a, c->f};
     for (size_t k = 0; k < sizeof rows / sizeof rows[0]; k++)
         gsl_matrix_free(rows[k]);
     gsl_vector_free(c->s);
+    mlp_trace_free(c->mlp);
     free(c);
 }
 
@@ -82,10 +83,9 @@ static int attend(const mha_weights *m, gpt_cache *c, size_t l, size_t t)
 }
 
 /* c->x: (1, d), one token's stream -> the stream after block l */
-static int block_step(const block_weights *b, norm_place place, gpt_cache *c, size_t l,
-                      size_t t)
+static int block_step(const block_weights *b, gpt_cache *c, size_t l, size_t t)
 {
-    int post = place == NORM_POST;
+    int post = b->norm == BLOCK_POST_NORM;
     int status = post ? (gsl_matrix_memcpy(c->h, c->x), INVENT_OK)
                       : layernorm_forward(c->x, b->gamma1, b->beta1, b->eps, c->h, NULL, NULL);
     if (status == INVENT_OK)
@@ -96,7 +96,7 @@ static int block_step(const block_weights *b, norm_place place, gpt_cache *c, si
     status = layernorm_forward(c->x, post ? b->gamma1 : b->gamma2, post ? b->beta1 : b->beta2,
                                b->eps, c->h, NULL, NULL);
     if (status == INVENT_OK)
-        status = mlp_forward(b->mlp, c->h, c->z, c->f);
+        status = mlp_forward(b->mlp, c->h, c->mlp, c->f);
     if (status != INVENT_OK)
         return status;
     if (!post) {
@@ -119,7 +119,7 @@ int gpt_cache_step(const gpt_weights *w, gpt_cache *c, size_t token, gsl_vector 
         c->x->data[i] = gsl_matrix_get(w->E, token, i) + gsl_matrix_get(w->P, t, i);
     int status = INVENT_OK;
     for (size_t l = 0; l < s->layers && status == INVENT_OK; l++)
-        status = block_step(w->blocks[l], s->norm, c, l, t);
+        status = block_step(w->blocks[l], c, l, t);
     if (status == INVENT_OK)
         status = layernorm_forward(c->x, w->gamma, w->beta, w->blocks[0]->eps, c->h, NULL, NULL);
     gsl_matrix_view z = gsl_matrix_view_vector(logits, 1, s->vocab);

@@ -16,7 +16,8 @@
 typedef struct {
     size_t layers, len;   /* tokens cached so far (at most T_max) */
     gsl_matrix **K, **V;  /* per layer (T_max, d): row i holds token i's key or value */
-    gsl_matrix *x, *h, *q, *c, *a, *z, *f; /* (1, d) rows and (1, m): one token's scratch */
+    gsl_matrix *x, *h, *q, *c, *a, *f; /* (1, d) rows: one token's scratch */
+    mlp_trace *mlp;       /* (1, m): the MLP's hidden units for that token */
     gsl_vector *s;        /* (T_max): one head's scores */
 } gpt_cache;
 
