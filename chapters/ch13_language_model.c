@@ -660,7 +660,19 @@ static int load_corpus(const invent_opts *o, const settings *s, corpus **text)
     return CLI_RUN;
 }
 
-/* --load DIR must hold a model of exactly this run's sizes and alphabet */
+static int same_shape(const gpt_shape *a, const gpt_shape *b)
+{
+    return a->vocab == b->vocab && a->context == b->context && a->dim == b->dim &&
+           a->heads == b->heads && a->layers == b->layers && a->hidden == b->hidden &&
+           a->norm == b->norm;
+}
+
+static const char *norm_name(block_norm n)
+{
+    return n == BLOCK_POST_NORM ? "post-norm" : "pre-norm";
+}
+
+/* --load DIR must hold a model of exactly this run's alphabet and sizes */
 static int check_checkpoint(const invent_opts *o, const settings *s, const corpus *text)
 {
     gpt_shape have, want = shape_of(s, text->vocab);
@@ -669,17 +681,25 @@ static int check_checkpoint(const invent_opts *o, const settings *s, const corpu
     if (checkpoint_peek(s->load, &have, symbols, &V) != INVENT_OK)
         return cli_fail(o, "--load %s: not a checkpoint of this chapter (shape.npy and "
                            "vocab.npy missing or unreadable)", s->load);
-    if (memcmp(&have, &want, sizeof have) != 0)
+    if (V != text->vocab || memcmp(symbols, text->symbols, V) != 0)
+        return cli_fail(o, "--load %s: it was trained on another alphabet (%zu symbols; this "
+                           "corpus has %zu)", s->load, V, text->vocab);
+    if (!same_shape(&have, &want))
         return cli_fail(o, "--load %s: its shapes do not match this run: it has %zu layers, "
                            "%zu heads, width %zu, context %zu, %s; this run asks for %zu, %zu, "
                            "%zu, %zu, %s (give the sizes it was trained with, e.g. --full)",
                         s->load, have.layers, have.heads, have.dim, have.context,
-                        have.norm == BLOCK_POST_NORM ? "post-norm" : "pre-norm", want.layers,
-                        want.heads, want.dim, want.context,
-                        want.norm == BLOCK_POST_NORM ? "post-norm" : "pre-norm");
-    if (V != text->vocab || memcmp(symbols, text->symbols, V) != 0)
-        return cli_fail(o, "--load %s: it was trained on another alphabet (%zu symbols; this "
-                           "corpus has %zu)", s->load, V, text->vocab);
+                        norm_name(have.norm), want.layers, want.heads, want.dim, want.context,
+                        norm_name(want.norm));
+    gpt_weights *trial = gpt_new(&want, NULL); /* every tensor read once before any work */
+    char bad[32] = "";
+    int status = trial ? checkpoint_load(s->load, trial, bad, sizeof bad) : INVENT_ENOMEM;
+    gpt_free(trial);
+    chapter_must(status == INVENT_ENOMEM ? status : INVENT_OK, "reading --load");
+    if (status != INVENT_OK)
+        return cli_fail(o, "--load %s: tensor %s: %s", s->load, bad, status == INVENT_ESHAPE
+                        ? "its shape does not match the sizes in shape.npy"
+                        : "missing or unreadable");
     return CLI_RUN;
 }
 
@@ -714,8 +734,8 @@ static int check_prompt(const invent_opts *o, const corpus *text, const char *pr
     if (n > 256)
         return cli_fail(o, "--prompt: at most 256 characters, got %zu", n);
     if (corpus_encode(text, prompt, n, ids, &bad) != INVENT_OK)
-        return cli_fail(o, "--prompt: the character '%c' (byte %d) never occurs in the corpus",
-                        prompt[bad], (unsigned char)prompt[bad]);
+        return cli_fail(o, "--prompt: byte %d (character %zu of the prompt) never occurs in "
+                           "the corpus", (unsigned char)prompt[bad], bad + 1);
     return CLI_RUN;
 }
 
