@@ -29,7 +29,7 @@ check-training: $(BUILD)/ch13_language_model ## repeat chapter 13's first traini
 
 bench-train: deps-auto $(BENCH_TRAIN) ## time a training step of the baby GPT in C and PyTorch: bench-train.csv in the build directory
 	$(Q)set -- $(TRAIN_SIZES); \
-	echo "impl,dtype,threads,layers,dim,heads,context,batch,ms_forward,ms_backward,ms_optimiser,ms_step,tokens_per_s,peak_mb" > $(BUILD)/bench-train.csv; \
+	echo "impl,dtype,threads,layers,dim,heads,context,batch,ms_forward,ms_backward,ms_optimiser,ms_step,tokens_per_s,peak_mb,cpu_ms_step" > $(BUILD)/bench-train.csv; \
 	$(BENCH_TRAIN) --no-plot --dump $(BUILD) --layers $$1 --heads $$2 --dim $$3 --context $$4 \
 	    --batch $$5 --steps $(TRAIN_STEPS) --threads $(TRAIN_THREADS) || exit 1; \
 	$(find_torch_python); \
@@ -38,7 +38,7 @@ bench-train: deps-auto $(BENCH_TRAIN) ## time a training step of the baby GPT in
 	else \
 	    "$$py" scripts/check_training.py --bench $(BUILD)/bench-train.csv $$1 $$2 $$3 $$4 $$5 \
 	        $(TRAIN_STEPS) $(TRAIN_THREADS) || exit 1; \
-	    awk -F, '$$1 == "C" { c = $$12 } $$1 ~ /^pytorch/ { printf "C / PyTorch (%s) time per step: %.2f\n", $$2, c / $$12 }' \
+	    awk -F, '$$1 == "C" { c = $$12; cc = $$15 } $$1 ~ /^pytorch/ { printf "C / PyTorch (%s): %.2f times the wall time, %.2f times the CPU time per step\n", $$2, c / $$12, cc / $$15 }' \
 	        $(BUILD)/bench-train.csv; \
 	fi; \
 	echo "CSV in $(BUILD)/bench-train.csv"

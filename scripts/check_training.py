@@ -169,16 +169,16 @@ def bench(csv, layers, heads, dim, context, batch, steps, threads):
             opt = optimiser(p, 0.9, 0.99, 1e-8, 0.1)
             data = torch.randint(0, cfg["vocab"], (steps + 2, batch, context + 1), generator=gen)
             train_step(p, cfg, opt, data[0], 1e-3, 1.0)  # warm-up, not timed
-            t0 = time.perf_counter()
+            t0, c0 = time.perf_counter(), time.process_time()
             for s in range(steps):
                 train_step(p, cfg, opt, data[s + 1], 1e-3, 1.0)
             per = (time.perf_counter() - t0) / steps
-            peak = peak_mb()
-            out.write("pytorch %s,%s,%d,%d,%d,%d,%d,%d,,,,%.3f,%.0f,%d\n"
+            cpu = (time.process_time() - c0) / steps
+            out.write("pytorch %s,%s,%d,%d,%d,%d,%d,%d,,,,%.3f,%.0f,%d,%.3f\n"
                       % (torch.__version__, label, threads, layers, dim, heads, context, batch,
-                         1e3 * per, batch * context / per, peak))
-            print("PyTorch %s %s: %.1f ms a step, %.0f tokens/s"
-                  % (torch.__version__, label, 1e3 * per, batch * context / per))
+                         1e3 * per, batch * context / per, peak_mb(), 1e3 * cpu))
+            print("PyTorch %s %s: %.1f ms a step, %.0f tokens/s; %.1f ms of CPU a step"
+                  % (torch.__version__, label, 1e3 * per, batch * context / per, 1e3 * cpu))
     return 0
 
 
