@@ -1,0 +1,840 @@
+/* Chapter 13: the assembled Transformer, trained on real text.
+ *
+ * Chapter 10 built one block with random weights; chapter 12 trained single
+ * pieces on made-up tasks. Here the argument closes the way nanoGPT and
+ * llm.c close it: the block of chapter 10, stacked L times between a token
+ * and position embedding and a read-out over the alphabet, is trained in C
+ * with the library's own backward passes on real English text (the fortune
+ * cookies of Debian's `fortunes` package, or any file given with --corpus),
+ * one character at a time, and then writes text of its own.
+ *   G1  the first 20 training steps are the ones the formulas prescribe: the
+ *       gradient against finite differences, every update against AdamW,
+ *       clipping and the schedule written out here (and, with --dump, against
+ *       PyTorch: `make check-training`);
+ *   G2  generating with the key-value cache gives the logits of recomputing
+ *       the whole prefix;
+ *   G3  the trained model predicts held-out text better than the best
+ *       count-based model of the same corpus;
+ *   G4  a checkpoint saved and loaded gives bit-identical logits.
+ * The default run is a tiny model trained for a few seconds; --full is the
+ * "baby GPT" of nanoGPT (4 layers, 4 heads, width 128, context 64, batch 12,
+ * 2,000 steps, learning rate 1e-3, no dropout).
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include "adamw.h"
+#include "checkpoint.h"
+#include "cli_text.h"
+#include "corpus.h"
+#include "gpt.h"
+#include "gpt_gradcheck.h"
+#include "invent.h"
+#include "ngram.h"
+#include "sample.h"
+#include "schedule.h"
+
+#define G1_STEPS 20  /* steps checked one by one (and written for PyTorch) */
+#define FD_SAMPLES 4 /* entries per tensor nudged for the finite differences */
+#define CLIP 1.0     /* the largest gradient norm */
+#define DECAY 0.1    /* AdamW's weight decay lambda */
+
+typedef struct {
+    int full, post_norm;
+    size_t layers, heads, dim, context, batch, steps, warmup, points, windows, sample, top_k;
+    double rate, temperature;
+    const char *corpus, *save, *load, *prompt;
+} settings;
+
+/* Everything one training run holds. */
+typedef struct {
+    const invent_opts *o;
+    const settings *s;
+    scope *sc;
+    corpus *text;
+    gpt_weights *w, *g;     /* weights and their gradients */
+    gpt_trace *tr;          /* one batch's forward pass, also used to evaluate */
+    tensor_ref *t;          /* the list of both, nt entries */
+    size_t nt;
+    adamw opt;
+    lr_schedule sch;
+    gsl_rng *rng;           /* draws the training batches */
+    size_t *x, *y, *starts; /* one batch: (B*T) inputs and targets, (B) window starts */
+    size_t *valid, *train;  /* fixed evaluation windows, (windows) each */
+    gsl_matrix *curve;      /* (points, 3): step, train loss, validation loss */
+    double eval_seconds;    /* time spent evaluating, not training */
+    double untrained;       /* validation loss of the freshly drawn weights */
+    double baseline[NGRAM_MAX_ORDER]; /* unigram, bigram, trigram on the validation windows */
+} run;
+
+/* ----------------------------------------------------------------- the data */
+
+/* the windows x, y -> the mean loss over n windows, B at a time */
+static double mean_loss(run *r, const size_t *windows, size_t n)
+{
+    size_t B = r->s->batch, T = r->s->context;
+    double sum = 0.0;
+    for (size_t i = 0; i + B <= n; i += B) {
+        double loss;
+        corpus_window(r->text, windows + i, B, T, r->x, r->y);
+        chapter_must(gpt_forward(r->w, r->x, r->y, r->tr, &loss), "evaluating the model");
+        sum += loss;
+    }
+    return sum / (double)(n / B);
+}
+
+/* best add-k smoothing of order n on the validation windows (the baseline's best chance) */
+static double best_ngram(const run *r, size_t order, double *k_best)
+{
+    ngram *m;
+    if (ngram_bytes(order, r->text->vocab) > ((size_t)1 << 28) ||
+        ngram_count(r->text, order, &m) != INVENT_OK)
+        return NAN; /* not cheap for this alphabet: left out */
+    const double ks[] = {1.0, 0.3, 0.1, 0.03, 0.01};
+    double best = INFINITY;
+    for (size_t i = 0; i < sizeof ks / sizeof ks[0]; i++) {
+        double loss = ngram_loss(m, r->text, r->valid, r->s->windows, r->s->context, ks[i]);
+        if (loss < best)
+            best = loss, *k_best = ks[i];
+    }
+    ngram_free(m);
+    return best;
+}
+
+static void corpus_section(run *r)
+{
+    const corpus *c = r->text;
+    report_section(r->o, "The text, and what counting alone achieves");
+    report_text(r->o, "The corpus is %s: %zu characters from %zu file%s, %zu distinct bytes. "
+                      "Each byte is one token. The first 90%% (%zu characters) trains the "
+                      "model, the last 10%% is held out. Before any network, the counts of "
+                      "the training text already predict the next character: the unigram "
+                      "from its frequency alone, the bigram from the character before it, "
+                      "the trigram from two. Their held-out loss in nats (add-k smoothing, k "
+                      "chosen on the held-out windows themselves, which favours the "
+                      "baselines) is the bar the trained model must clear:",
+                r->s->corpus, c->n, c->files, c->files == 1 ? "" : "s", c->vocab, c->n_train);
+    const char *names[NGRAM_MAX_ORDER] = {"unigram", "bigram", "trigram"};
+    for (size_t n = 1; n <= NGRAM_MAX_ORDER; n++) {
+        double k = 0.0;
+        r->baseline[n - 1] = best_ngram(r, n, &k);
+        if (isnan(r->baseline[n - 1]))
+            report_line(r->o, "  %-8s  left out: %zu^%zu counts are not cheap", names[n - 1],
+                        c->vocab, n);
+        else
+            report_line(r->o, "  %-8s  %.4f nats  (k = %g)", names[n - 1], r->baseline[n - 1],
+                        k);
+    }
+    report_line(r->o, "  (uniform over the alphabet: %.4f nats)", log((double)c->vocab));
+}
+
+/* ---------------------------------------------------------------- the model */
+
+static void model_section(run *r)
+{
+    const gpt_shape *m = &r->w->shape;
+    report_section(r->o, "The model: chapter 10's block, stacked");
+    report_text(r->o, "Token t enters as row x_t of a learned table E (%zu x %zu) plus row t of "
+                      "a learned table of positions P (%zu x %zu): without P, attention could "
+                      "not tell the order of the tokens (chapter 6, P1). Then L = %zu blocks "
+                      "of chapter 10, each with H = %zu causal heads of size %zu, W_o, an MLP "
+                      "of %zu ReLU units, two skips and two layer norms; a final norm; and a "
+                      "linear read-out to %zu logits, one per symbol. The loss is the "
+                      "cross-entropy of the next character, averaged over the %zu x %zu "
+                      "positions of a batch. %zu numbers are learned.",
+                m->vocab, m->dim, m->context, m->dim, m->layers, m->heads, m->dim / m->heads,
+                m->hidden, m->vocab, r->s->batch, r->s->context, gpt_param_count(m));
+    report_text(r->o, "%s", m->norm == BLOCK_PRE_NORM
+        ? "The norms sit before each sublayer (pre-norm, Xiong et al., 2020, as GPT-2 and "
+          "nanoGPT place them): x + MHA(LN1(x)), then + MLP(LN2(.)). The skip path then "
+          "carries the gradient from the loss to every block unchanged, so training needs "
+          "no long warm-up; chapter 10's post-norm block, LN(x + MHA(x)), stays available "
+          "with --post-norm."
+        : "The norms sit after each sum, as in chapter 10 and Vaswani et al. (2017): "
+          "LN1(x + MHA(x)), then LN2(. + MLP(.)) (--post-norm). Every gradient from the loss "
+          "passes through L norms on its way down, which is why pre-norm, the default, is "
+          "what GPT-2 and nanoGPT use. Here it starts slower: the quick post-norm run trains "
+          "for 300 steps, twice pre-norm's, because with 150 it had not cleared the unigram "
+          "yet (try --post-norm --steps 150).");
+    report_text(r->o, "Training is AdamW (Loshchilov and Hutter, 2019; beta2 0.99, weight decay "
+                      "0.1 on the matrices only), the gradient clipped to norm 1, the rate "
+                      "warmed up over %zu steps to %g and lowered along a half cosine to %g.",
+                r->sch.warmup, r->sch.peak, r->sch.floor);
+}
+
+/* ------------------------------------------------------------------------ G1 */
+
+/* A second copy of the weights, trained by the formulas written out below. */
+typedef struct {
+    double *p, *m, *v;  /* all tensors, end to end */
+    unsigned long steps;
+    size_t skip;        /* a step this copy leaves out (the control), or SIZE_MAX */
+} replay;
+
+/* What G1 keeps over the first steps. */
+typedef struct {
+    replay ok, skipped;
+    double fd_error, worst, worst_skipped;
+    double loss[G1_STEPS], rate[G1_STEPS], norm[G1_STEPS];
+    double *tokens;     /* (G1_STEPS, B, T + 1): the batches, for --dump */
+    double *starts;     /* (G1_STEPS, B): where they start in the corpus */
+} g1_state;
+
+static void replay_init(run *r, replay *rp, size_t skip)
+{
+    size_t n = gpt_param_count(&r->w->shape), at = 0;
+    rp->p = SCOPE_KEEP(r->sc, calloc(n, sizeof(double)), free);
+    rp->m = SCOPE_KEEP(r->sc, calloc(n, sizeof(double)), free);
+    rp->v = SCOPE_KEEP(r->sc, calloc(n, sizeof(double)), free);
+    for (size_t k = 0; k < r->nt; at += r->t[k].size, k++)
+        memcpy(rp->p + at, r->t[k].value, r->t[k].size * sizeof(double));
+    rp->steps = 0, rp->skip = skip;
+}
+
+/* One step by the textbook formulas, from the raw gradients g of r->t:
+ *   c = min(1, clip / (||g|| + 1e-6)),  g <- c g
+ *   m <- b1 m + (1 - b1) g,  v <- b2 v + (1 - b2) g^2,  s = steps taken
+ *   p <- p - rate (m / (1 - b1^s)) / (sqrt(v / (1 - b2^s)) + eps) - rate lambda p */
+static void replay_step(const run *r, replay *rp, size_t step, double rate)
+{
+    if (step == rp->skip)
+        return;
+    const adamw *o = &r->opt;
+    double sq = 0.0;
+    for (size_t k = 0; k < r->nt; k++)
+        for (size_t i = 0; i < r->t[k].size; i++)
+            sq += r->t[k].grad[i] * r->t[k].grad[i];
+    double c = fmin(1.0, CLIP / (sqrt(sq) + 1e-6)), s = (double)++rp->steps;
+    double fix1 = 1 - pow(o->beta1, s), fix2 = 1 - pow(o->beta2, s);
+    for (size_t k = 0, at = 0; k < r->nt; at += r->t[k].size, k++)
+        for (size_t i = 0; i < r->t[k].size; i++) {
+            double g = c * r->t[k].grad[i], *p = rp->p + at + i;
+            rp->m[at + i] = o->beta1 * rp->m[at + i] + (1 - o->beta1) * g;
+            rp->v[at + i] = o->beta2 * rp->v[at + i] + (1 - o->beta2) * g * g;
+            double mhat = rp->m[at + i] / fix1, vhat = rp->v[at + i] / fix2;
+            *p -= rate * mhat / (sqrt(vhat) + o->eps) + (r->t[k].decay ? rate * o->weight_decay * *p : 0.0);
+        }
+}
+
+/* -> the worst, over tensors, of max |p_library - p_replay| / max |p_library| */
+static double replay_gap(const run *r, const replay *rp)
+{
+    double worst = 0.0;
+    for (size_t k = 0, at = 0; k < r->nt; at += r->t[k].size, k++) {
+        double gap = 0.0, top = 0.0;
+        for (size_t i = 0; i < r->t[k].size; i++) {
+            gap = fmax(gap, fabs(r->t[k].value[i] - rp->p[at + i]));
+            top = fmax(top, fabs(r->t[k].value[i]));
+        }
+        worst = fmax(worst, top > 0.0 ? gap / top : gap);
+    }
+    return worst;
+}
+
+/* the gradient at the initial weights, on one training window, against finite differences */
+static double fd_check(run *r)
+{
+    size_t T = r->s->context, start, x[T], y[T];
+    chapter_must(corpus_draw(r->text, CORPUS_TRAIN, 1, T, r->rng, &start), "drawing a window");
+    corpus_window(r->text, &start, 1, T, x, y);
+    gpt_weights *g = SCOPE_KEEP(r->sc, gpt_new(&r->w->shape, NULL), gpt_free);
+    gpt_trace *tr = SCOPE_KEEP(r->sc, gpt_trace_new(r->w, 1, T), gpt_trace_free);
+    double loss;
+    chapter_must(gpt_forward(r->w, x, y, tr, &loss), "the forward pass");
+    chapter_must(gpt_backward(r->w, x, y, tr, g), "the backward pass");
+    return gpt_gradcheck(r->w, g, x, y, tr, FD_SAMPLES, 1e-5);
+}
+
+static void g1_setup(run *r, g1_state *g1)
+{
+    size_t B = r->s->batch, T = r->s->context;
+    g1->fd_error = fd_check(r);
+    replay_init(r, &g1->ok, SIZE_MAX);
+    replay_init(r, &g1->skipped, G1_STEPS / 2);
+    g1->tokens = SCOPE_KEEP(r->sc, calloc(G1_STEPS * B * (T + 1), sizeof(double)), free);
+    g1->starts = SCOPE_KEEP(r->sc, calloc(G1_STEPS * B, sizeof(double)), free);
+}
+
+/* after the backward pass of step `step` < G1_STEPS, before the library's update */
+static void g1_before(run *r, g1_state *g1, size_t step, double loss, double rate)
+{
+    size_t B = r->s->batch, T = r->s->context;
+    g1->loss[step] = loss, g1->rate[step] = rate;
+    for (size_t b = 0; b < B; b++) {
+        g1->starts[step * B + b] = (double)r->starts[b];
+        for (size_t i = 0; i <= T; i++)
+            g1->tokens[(step * B + b) * (T + 1) + i] = r->text->tokens[r->starts[b] + i];
+    }
+    replay_step(r, &g1->ok, step, rate);
+    replay_step(r, &g1->skipped, step, rate);
+}
+
+static void g1_after(run *r, g1_state *g1)
+{
+    g1->worst = fmax(g1->worst, replay_gap(r, &g1->ok));
+    g1->worst_skipped = fmax(g1->worst_skipped, replay_gap(r, &g1->skipped));
+}
+
+/* --dump DIR: what `make check-training` needs to repeat the first steps in PyTorch */
+static void g1_dump_start(run *r)
+{
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s/init", r->o->dump_dir);
+    chapter_must(paths_make_dirs(dir) == 0 ? INVENT_OK : INVENT_EIO, "creating --dump/init");
+    chapter_must(checkpoint_save(dir, r->w, r->text->symbols), "writing the initial weights");
+}
+
+static void g1_dump_end(run *r, const g1_state *g1, size_t steps)
+{
+    size_t B = r->s->batch, T = r->s->context, one[1] = {steps};
+    size_t tok[3] = {steps, B, T + 1}, st[2] = {steps, B}, n_cfg[1] = {9};
+    double cfg[9] = {r->opt.beta1, r->opt.beta2, r->opt.eps, r->opt.weight_decay, CLIP,
+                     (double)B, (double)T, (double)steps, r->w->shape.norm == BLOCK_POST_NORM};
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s/after", r->o->dump_dir);
+    chapter_must(paths_make_dirs(dir) == 0 ? INVENT_OK : INVENT_EIO, "creating --dump/after");
+    chapter_must(checkpoint_save(dir, r->w, r->text->symbols), "writing the trained weights");
+    int failed = dump_array(r->o, "batches", NPY_F64, 3, tok, g1->tokens) ||
+                 dump_array(r->o, "starts", NPY_F64, 2, st, g1->starts) ||
+                 dump_array(r->o, "losses", NPY_F64, 1, one, g1->loss) ||
+                 dump_array(r->o, "rates", NPY_F64, 1, one, g1->rate) ||
+                 dump_array(r->o, "grad_norms", NPY_F64, 1, one, g1->norm) ||
+                 dump_array(r->o, "config", NPY_F64, 1, n_cfg, cfg);
+    chapter_must(failed ? INVENT_EIO : INVENT_OK, "writing the --dump files");
+}
+
+static void g1_report(run *r, const g1_state *g1, size_t steps)
+{
+    report_section(r->o, "The first steps, checked against the formulas");
+    report_text(r->o, "Before training goes on, its first %zu steps are checked twice. The "
+                      "gradient that the backward pass returns at the initial weights is "
+                      "compared with central differences, nudging in every tensor the %d "
+                      "entries with the largest gradient. Then a second copy of the weights "
+                      "is trained beside the library with AdamW, the clipping and the "
+                      "schedule written out in this chapter from their formulas, on the same "
+                      "gradients; after every step both copies must agree. With --dump, "
+                      "`make check-training` repeats the same steps in PyTorch from the "
+                      "same initial weights and batches.", steps, FD_SAMPLES);
+    report_line(r->o, "  step  rate        loss     gradient norm (before clipping)");
+    for (size_t k = 0; k < steps; k++)
+        if (k < 3 || k + 1 == steps)
+            report_line(r->o, "  %4zu  %.3e  %.5f  %.4f", k, g1->rate[k], g1->loss[k],
+                        g1->norm[k]);
+    check_at_most("G1", "the model's gradient agrees with finite differences (worst "
+                  "relative error over tensors)", g1->fd_error, 1e-6);
+    check_at_most("G1", "every update of the first steps equals AdamW, clipping and the "
+                  "schedule computed from their formulas (largest relative difference)",
+                  g1->worst, 1e-9);
+    check_control("G1", "the formulas' copy leaves out step 10 (a skipped step)");
+    check_at_most("G1", NULL, g1->worst_skipped, 1e-9);
+}
+
+/* ------------------------------------------------------------------ training */
+
+static void evaluate(run *r, size_t point, size_t step)
+{
+    size_t n = r->s->windows;
+    double t0 = stopwatch_now();
+    gsl_matrix_set(r->curve, point, 0, (double)step);
+    gsl_matrix_set(r->curve, point, 1, mean_loss(r, r->train, n));
+    gsl_matrix_set(r->curve, point, 2, mean_loss(r, r->valid, n));
+    r->eval_seconds += stopwatch_now() - t0;
+}
+
+/* one step: a batch, the loss, the gradient, clipping, AdamW; -> the loss */
+static double train_step(run *r, size_t step, g1_state *g1)
+{
+    size_t B = r->s->batch, T = r->s->context;
+    double loss, rate = lr_at(&r->sch, step);
+    chapter_must(corpus_draw(r->text, CORPUS_TRAIN, B, T, r->rng, r->starts), "drawing a batch");
+    corpus_window(r->text, r->starts, B, T, r->x, r->y);
+    for (size_t k = 0; k < r->nt; k++)
+        memset(r->t[k].grad, 0, r->t[k].size * sizeof(double));
+    chapter_must(gpt_forward(r->w, r->x, r->y, r->tr, &loss), "the forward pass");
+    chapter_must(gpt_backward(r->w, r->x, r->y, r->tr, r->g), "the backward pass");
+    if (step < G1_STEPS)
+        g1_before(r, g1, step, loss, rate);
+    double norm = grad_clip(r->t, r->nt, CLIP);
+    chapter_must(adamw_step(&r->opt, r->t, r->nt, rate), "the AdamW step");
+    if (step < G1_STEPS) {
+        g1->norm[step] = norm;
+        g1_after(r, g1);
+    }
+    return loss;
+}
+
+static void progress(run *r, size_t step, double loss, double t0, int done)
+{
+    double spent = stopwatch_now() - t0 - r->eval_seconds, per = spent / (double)(step + 1);
+    double tokens = (double)((step + 1) * r->s->batch * r->s->context) / spent;
+    report_progress(r->o, done, "  step %zu/%zu  train loss %.3f  %.0f tokens/s  %.0f s left",
+                    step + 1, r->s->steps, loss, tokens, per * (double)(r->s->steps - step - 1));
+}
+
+/* -> seconds spent training (evaluations left out) */
+static double train(run *r, g1_state *g1)
+{
+    size_t steps = r->s->steps, points = r->curve->size1, next = 1;
+    evaluate(r, 0, 0);
+    r->eval_seconds = 0.0;
+    if (r->o->dump_dir)
+        g1_dump_start(r);
+    double t0 = stopwatch_now(), loss = NAN, shown = t0;
+    for (size_t step = 0; step < steps; step++) {
+        loss = train_step(r, step, g1);
+        if (step + 1 == G1_STEPS && r->o->dump_dir)
+            g1_dump_end(r, g1, G1_STEPS);
+        if (stopwatch_now() - shown > 0.5)
+            progress(r, step, loss, t0, 0), shown = stopwatch_now();
+        if (next < points && step + 1 == next * steps / (points - 1))
+            evaluate(r, next++, step + 1);
+    }
+    if (steps > 0)
+        progress(r, steps - 1, loss, t0, 1);
+    if (steps > 0 && steps < G1_STEPS && r->o->dump_dir)
+        g1_dump_end(r, g1, steps);
+    return stopwatch_now() - t0 - r->eval_seconds;
+}
+
+static void plot_curve(const run *r)
+{
+    plot *p = plot_begin(r->o, "ch13_loss");
+    plot_set(p, "unigram", r->baseline[0]);
+    plot_set(p, "bigram", r->baseline[1]);
+    plot_set(p, "trigram", isnan(r->baseline[2]) ? -1.0 : r->baseline[2]);
+    plot_set(p, "layers", (double)r->w->shape.layers);
+    plot_set(p, "width", (double)r->w->shape.dim);
+    plot_block(p, "step, train loss, validation loss (nats per character)");
+    for (size_t i = 0; i < r->curve->size1; i++)
+        PLOT_ROW(p, gsl_matrix_get(r->curve, i, 0), gsl_matrix_get(r->curve, i, 1),
+                 gsl_matrix_get(r->curve, i, 2));
+    plot_render(p, "ch13_loss.gp");
+}
+
+static long peak_memory_mb(void)
+{
+    struct rusage u;
+    return getrusage(RUSAGE_SELF, &u) == 0 ? u.ru_maxrss / 1024 : -1;
+}
+
+/* ------------------------------------------------------------------------ G3 */
+
+static void result_section(run *r, double seconds)
+{
+    size_t last = r->curve->size1 - 1, steps = r->s->steps;
+    double valid = gsl_matrix_get(r->curve, last, 2), before = r->untrained;
+    report_section(r->o, "What training achieved");
+    report_text(r->o, "%zu steps took %.1f s (%.1f ms a step, %.0f tokens/s; evaluations not "
+                      "counted); the process peaked at %ld MB. On %zu held-out windows of %zu "
+                      "characters, the freshly drawn model scores %.4f nats (near log V = "
+                      "%.4f), the trained one %.4f nats.",
+                steps, seconds, steps ? 1e3 * seconds / (double)steps : 0.0,
+                seconds > 0 ? (double)(steps * r->s->batch * r->s->context) / seconds : 0.0,
+                peak_memory_mb(), r->s->windows, r->s->context, before,
+                log((double)r->text->vocab), valid);
+    plot_curve(r);
+    /* quick: the unigram is the bar; --full: the best of the bigram and trigram */
+    double bar = r->baseline[0];
+    const char *which = "the unigram model";
+    if (r->s->full) {
+        int tri = !isnan(r->baseline[2]) && r->baseline[2] < r->baseline[1];
+        bar = tri ? r->baseline[2] : r->baseline[1];
+        which = tri ? "the trigram model" : "the bigram model";
+    }
+    report_line(r->o, "  margin over %s: %.4f nats (%.4f against %.4f)", which, bar - valid,
+                valid, bar);
+    if (!r->s->full)
+        report_text(r->o, "The quick run is measured against the unigram only; a few seconds "
+                          "of a tiny model %s the bigram (%.4f). --full trains long enough "
+                          "to be measured against the bigram and the trigram.",
+                    valid < r->baseline[1] ? "already beat" : "do not yet beat",
+                    r->baseline[1]);
+    char claim[160];
+    snprintf(claim, sizeof claim, "the trained model's held-out loss is below %s of the same "
+                                  "corpus (margin in nats)", which);
+    check_at_least("G3", claim, bar - valid, 0.01);
+    check_control("G3", "the untrained model (the initial weights)");
+    check_at_least("G3", NULL, bar - before, 0.01);
+}
+
+/* ------------------------------------------------------------------------ G2 */
+
+/* tokens: (n <= T_max) -> the largest difference between the cached logits and
+ * the last row of a full forward pass over each prefix; stale: the cache's
+ * layer-0 entry for token 1 is overwritten with token 0's (the control) */
+static double cache_gap(run *r, const size_t *tokens, size_t n, int stale)
+{
+    gpt_cache *c = SCOPE_KEEP(r->sc, gpt_cache_new(r->w), gpt_cache_free);
+    gsl_vector *z = scope_vector(r->sc, r->w->shape.vocab);
+    double worst = 0.0;
+    for (size_t t = 0; t < n; t++) {
+        chapter_must(gpt_cache_step(r->w, c, tokens[t], z), "a cached step");
+        if (stale && t == 1) {
+            gsl_vector_view k1 = gsl_matrix_row(c->K[0], 1), v1 = gsl_matrix_row(c->V[0], 1);
+            gsl_matrix_get_row(&k1.vector, c->K[0], 0);
+            gsl_matrix_get_row(&v1.vector, c->V[0], 0);
+        }
+        gpt_trace *tr = gpt_trace_new(r->w, 1, t + 1);
+        chapter_must(tr ? gpt_forward(r->w, tokens, NULL, tr, NULL) : INVENT_ENOMEM,
+                     "the full forward pass");
+        for (size_t i = 0; i < z->size; i++)
+            worst = fmax(worst, fabs(gsl_matrix_get(gpt_logits(tr), t, i) - z->data[i]));
+        gpt_trace_free(tr);
+    }
+    return worst;
+}
+
+/* tokens: (n) -> their bytes, printed as lines of text */
+static void print_text(const run *r, const size_t *tokens, size_t n)
+{
+    char *text = SCOPE_KEEP(r->sc, calloc(n + 1, 1), free);
+    for (size_t i = 0; i < n; i++) { /* control bytes (backspaces of overstriking) as '.' */
+        unsigned char b = r->text->symbols[tokens[i]];
+        text[i] = (char)(b < 32 && b != '\n' && b != '\t' ? '.' : b);
+    }
+    char *line = text, *end;
+    while ((end = strchr(line, '\n')) != NULL) {
+        *end = '\0';
+        report_line(r->o, "  | %s", line);
+        line = end + 1;
+    }
+    report_line(r->o, "  | %s", line);
+}
+
+static void generation_section(run *r)
+{
+    const settings *s = r->s;
+    size_t np = strlen(s->prompt), n = np + s->sample, T = r->w->shape.context;
+    size_t *seq = SCOPE_KEEP(r->sc, calloc(n, sizeof(size_t)), free);
+    chapter_must(corpus_encode(r->text, s->prompt, np, seq, NULL), "encoding the prompt");
+    gpt_cache *c = SCOPE_KEEP(r->sc, gpt_cache_new(r->w), gpt_cache_free);
+    gsl_rng *rng = scope_keep_rng(r->sc, rng_new(r->o->seed + 7));
+    chapter_must(gpt_generate(r->w, c, seq, np, s->sample, s->temperature, s->top_k, rng,
+                              seq + np), "generating text");
+    report_section(r->o, "The model writes");
+    report_text(r->o, "%zu characters after the prompt \"%s\", drawn one at a time from the "
+                      "softmax of the logits divided by the temperature %g%s. Each new "
+                      "character costs one row of projections per layer: the keys and values "
+                      "of the earlier ones wait in a cache (chapter 5's cache, per layer, for "
+                      "keys and values). When the %zu positions are used up, the cache is "
+                      "refilled from the last %zu characters.",
+                s->sample, s->prompt, s->temperature,
+                s->top_k ? ", among the most likely few (top-k)" : "", T, T / 2);
+    print_text(r, seq, n);
+    size_t m = n < T ? n : T;
+    check_at_most("G2", "logits from the key-value cache equal those of recomputing the "
+                  "whole prefix at every step (largest difference)", cache_gap(r, seq, m, 0),
+                  1e-12);
+    check_control("G2", "a cache with one stale entry (layer 0 keeps token 0's key and value "
+                        "in token 1's row)");
+    check_at_most("G2", NULL, cache_gap(r, seq, m, 1), 1e-12);
+}
+
+/* ------------------------------------------------------------------------ G4 */
+
+/* -> the largest difference between the logits of a and b on the first validation batch */
+static double logits_gap(run *r, gpt_weights *a, gpt_weights *b)
+{
+    size_t B = r->s->batch, T = r->s->context;
+    gpt_trace *ta = r->tr, *tb = SCOPE_KEEP(r->sc, gpt_trace_new(b, B, T), gpt_trace_free);
+    corpus_window(r->text, r->valid, B, T, r->x, r->y);
+    chapter_must(gpt_forward(a, r->x, NULL, ta, NULL), "the forward pass");
+    chapter_must(gpt_forward(b, r->x, NULL, tb, NULL), "the forward pass");
+    return mat_max_abs_diff(gpt_logits(ta), gpt_logits(tb));
+}
+
+static void checkpoint_section(run *r)
+{
+    char tmp[] = "/tmp/ch13-checkpoint-XXXXXX", bad[32];
+    const char *dir = r->s->save ? r->s->save : mkdtemp(tmp);
+    chapter_must(dir && paths_make_dirs(dir) == 0 ? INVENT_OK : INVENT_EIO,
+                 "creating the checkpoint folder");
+    chapter_must(checkpoint_save(dir, r->w, r->text->symbols), "saving the checkpoint");
+    gpt_weights *back = SCOPE_KEEP(r->sc, gpt_new(&r->w->shape, NULL), gpt_free);
+    chapter_must(checkpoint_load(dir, back, bad, sizeof bad), "loading the checkpoint back");
+    report_section(r->o, "Checkpoints");
+    report_text(r->o, "The weights are saved as a folder of .npy files, one per tensor (%zu "
+                      "files, plus the sizes and the alphabet), which numpy and PyTorch can "
+                      "open; --load reads them back to go on training or to generate. %s",
+                r->nt, r->s->save ? "" : "(This run saved to a temporary folder; --save DIR "
+                                         "keeps one.)");
+    double gap = logits_gap(r, r->w, back);
+    if (!r->s->save)
+        checkpoint_remove(dir, r->w);
+    check_at_most("G4", "a checkpoint saved and loaded gives bit-identical logits (largest "
+                  "difference)", gap, 0.0);
+    tensor_ref t[r->nt];
+    gpt_tensors(back, NULL, t);
+    for (size_t k = 0; k < r->nt; k++)
+        for (size_t i = 0; i < t[k].size; i++)
+            t[k].value[i] = (float)t[k].value[i];
+    check_control("G4", "the weights rounded to float32, as a 32-bit checkpoint holds them");
+    check_at_most("G4", NULL, logits_gap(r, r->w, back), 0.0);
+}
+
+/* -------------------------------------------------------------------- set-up */
+
+static gpt_shape shape_of(const settings *s, size_t vocab)
+{
+    return (gpt_shape){.vocab = vocab, .context = s->context, .dim = s->dim, .heads = s->heads,
+                       .layers = s->layers, .hidden = 4 * s->dim,
+                       .norm = s->post_norm ? BLOCK_POST_NORM : BLOCK_PRE_NORM};
+}
+
+static void setup(run *r, const corpus *text)
+{
+    const settings *s = r->s;
+    size_t B = s->batch, T = s->context;
+    gpt_shape shape = shape_of(s, text->vocab);
+    r->rng = scope_keep_rng(r->sc, rng_new(r->o->seed));
+    gsl_rng *windows = scope_keep_rng(r->sc, rng_new(r->o->seed + 1));
+    r->w = SCOPE_KEEP(r->sc, gpt_new(&shape, r->rng), gpt_free);
+    r->g = SCOPE_KEEP(r->sc, gpt_new(&shape, NULL), gpt_free);
+    r->nt = gpt_tensor_count(&shape);
+    r->t = SCOPE_KEEP(r->sc, calloc(r->nt, sizeof(tensor_ref)), free);
+    gpt_tensors(r->w, r->g, r->t);
+    chapter_must(adamw_init(&r->opt, r->t, r->nt, DECAY), "setting up AdamW");
+    SCOPE_KEEP(r->sc, &r->opt, adamw_free);
+    r->opt.beta2 = 0.99; /* nanoGPT's choice for small batches of characters */
+    r->tr = SCOPE_KEEP(r->sc, gpt_trace_new(r->w, B, T), gpt_trace_free);
+    r->x = SCOPE_KEEP(r->sc, calloc(B * T, sizeof(size_t)), free);
+    r->y = SCOPE_KEEP(r->sc, calloc(B * T, sizeof(size_t)), free);
+    r->starts = SCOPE_KEEP(r->sc, calloc(B, sizeof(size_t)), free);
+    r->valid = SCOPE_KEEP(r->sc, calloc(s->windows, sizeof(size_t)), free);
+    r->train = SCOPE_KEEP(r->sc, calloc(s->windows, sizeof(size_t)), free);
+    chapter_must(corpus_draw(text, CORPUS_VALID, s->windows, T, windows, r->valid),
+                 "drawing validation windows");
+    chapter_must(corpus_draw(text, CORPUS_TRAIN, s->windows, T, windows, r->train),
+                 "drawing training windows");
+    r->curve = scope_matrix(r->sc, s->points, 3);
+    r->sch = (lr_schedule){.peak = s->rate, .floor = s->rate / 10, .warmup = s->warmup,
+                           .decay = s->steps};
+    r->untrained = mean_loss(r, r->valid, s->windows);
+    char bad[32];
+    if (s->load)
+        chapter_must(checkpoint_load(s->load, r->w, bad, sizeof bad), "loading --load");
+}
+
+/* the mode's sizes for every option left at 0 */
+static void fill_defaults(settings *s)
+{
+    const int f = s->full;
+    size_t *v[] = {&s->layers, &s->heads, &s->dim, &s->context, &s->batch, &s->steps,
+                   &s->sample};
+    /* quick post-norm: 300 steps; with pre-norm's 150 it had not yet cleared the unigram */
+    const size_t quick[] = {2, 2, 32, 32, 8, s->post_norm ? 300 : 150, 240};
+    const size_t full[] = {4, 4, 128, 64, 12, 2000, 600};
+    for (size_t k = 0; k < sizeof v / sizeof v[0]; k++)
+        if (*v[k] == 0)
+            *v[k] = f ? full[k] : quick[k];
+    if (s->rate == 0.0)
+        s->rate = f ? 1e-3 : 6e-3;
+    s->warmup = s->steps / 10 < 100 ? s->steps / 10 : 100;
+    s->points = f ? 11 : 6;
+    s->windows = (f ? 10 : 4) * s->batch;
+}
+
+/* ------------------------------------------------------------ bad input first */
+
+/* the corpus loaded, or one line and exit 2 */
+static int load_corpus(const invent_opts *o, const settings *s, corpus **text)
+{
+    int status = corpus_load(s->corpus, text);
+    int fortunes = strcmp(s->corpus, CORPUS_FORTUNES_DIR) == 0;
+    if (status == INVENT_EIO && fortunes && errno == ENOENT)
+        return cli_fail(o, "no corpus: %s is missing; install the Debian package 'fortunes' "
+                           "(make deps) or give a text file with --corpus FILE",
+                        CORPUS_FORTUNES_DIR);
+    if (status == INVENT_EIO)
+        return cli_fail(o, "--corpus %s: cannot read it (%s)", s->corpus, strerror(errno));
+    if (status == INVENT_EFORMAT)
+        return cli_fail(o, "--corpus %s: no text in it (an empty file, or a folder without "
+                           "text files)", s->corpus);
+    chapter_must(status, "loading the corpus");
+    size_t held = corpus_part_len(*text, CORPUS_VALID);
+    if (held < s->context + 1)
+        return cli_fail(o, "--corpus %s: %zu characters are too few: its last tenth (%zu) must "
+                           "hold one context of %zu characters and the next one",
+                        s->corpus, (*text)->n, held, s->context);
+    return CLI_RUN;
+}
+
+static int same_shape(const gpt_shape *a, const gpt_shape *b)
+{
+    return a->vocab == b->vocab && a->context == b->context && a->dim == b->dim &&
+           a->heads == b->heads && a->layers == b->layers && a->hidden == b->hidden &&
+           a->norm == b->norm;
+}
+
+static const char *norm_name(block_norm n)
+{
+    return n == BLOCK_POST_NORM ? "post-norm" : "pre-norm";
+}
+
+/* --load DIR must hold a model of exactly this run's alphabet and sizes */
+static int check_checkpoint(const invent_opts *o, const settings *s, const corpus *text)
+{
+    gpt_shape have, want = shape_of(s, text->vocab);
+    unsigned char symbols[256];
+    size_t V;
+    if (checkpoint_peek(s->load, &have, symbols, &V) != INVENT_OK)
+        return cli_fail(o, "--load %s: not a checkpoint of this chapter (shape.npy and "
+                           "vocab.npy missing or unreadable)", s->load);
+    if (V != text->vocab || memcmp(symbols, text->symbols, V) != 0)
+        return cli_fail(o, "--load %s: it was trained on another alphabet (%zu symbols; this "
+                           "corpus has %zu)", s->load, V, text->vocab);
+    if (!same_shape(&have, &want))
+        return cli_fail(o, "--load %s: its shapes do not match this run: it has %zu layers, "
+                           "%zu heads, width %zu, context %zu, %s; this run asks for %zu, %zu, "
+                           "%zu, %zu, %s (give the sizes it was trained with, e.g. --full)",
+                        s->load, have.layers, have.heads, have.dim, have.context,
+                        norm_name(have.norm), want.layers, want.heads, want.dim, want.context,
+                        norm_name(want.norm));
+    gpt_weights *trial = gpt_new(&want, NULL); /* every tensor read once before any work */
+    char bad[32] = "";
+    int status = trial ? checkpoint_load(s->load, trial, bad, sizeof bad) : INVENT_ENOMEM;
+    gpt_free(trial);
+    chapter_must(status == INVENT_ENOMEM ? status : INVENT_OK, "reading --load");
+    if (status != INVENT_OK)
+        return cli_fail(o, "--load %s: tensor %s: %s", s->load, bad, status == INVENT_ESHAPE
+                        ? "its shape does not match the sizes in shape.npy"
+                        : "missing or unreadable");
+    return CLI_RUN;
+}
+
+/* --save DIR: an existing writable folder, or one whose parent is */
+static int check_save(const invent_opts *o, const char *dir)
+{
+    char parent[4096];
+    snprintf(parent, sizeof parent, "%s", dir);
+    char *slash = strrchr(parent, '/');
+    if (slash)
+        slash[slash == parent] = '\0'; /* "/a" -> "/", "a/b" -> "a" */
+    const char *where = access(dir, F_OK) == 0 ? dir : slash ? parent : ".";
+    if (access(where, W_OK) != 0)
+        return cli_fail(o, "--save %s: cannot write there (%s)", dir, strerror(errno));
+    return CLI_RUN;
+}
+
+/* "The " when the corpus has those characters, else its first character */
+static const char *default_prompt(const corpus *text)
+{
+    static char first[2];
+    size_t ids[4];
+    if (corpus_encode(text, "The ", 4, ids, NULL) == INVENT_OK)
+        return "The ";
+    first[0] = (char)text->symbols[text->tokens[0]];
+    return first;
+}
+
+static int check_prompt(const invent_opts *o, const corpus *text, const char *prompt)
+{
+    size_t n = strlen(prompt), ids[256], bad;
+    if (n > 256)
+        return cli_fail(o, "--prompt: at most 256 characters, got %zu", n);
+    if (corpus_encode(text, prompt, n, ids, &bad) != INVENT_OK)
+        return cli_fail(o, "--prompt: byte %d (character %zu of the prompt) never occurs in "
+                           "the corpus", (unsigned char)prompt[bad], bad + 1);
+    return CLI_RUN;
+}
+
+static int check_settings(const invent_opts *o, settings *s, corpus **text)
+{
+    if (s->dim % s->heads != 0)
+        return cli_fail(o, "--heads (%zu) must divide --dim (%zu)", s->heads, s->dim);
+    if (s->steps < 100)
+        return cli_fail(o, "--steps must be at least 100 (G1 checks the first %d; G3 needs "
+                           "some training), got %zu", G1_STEPS, s->steps);
+    if (s->rate < 1e-4)
+        return cli_fail(o, "--rate must be at least 1e-4, got %g", s->rate);
+    int rc = load_corpus(o, s, text);
+    if (rc == CLI_RUN && s->load)
+        rc = check_checkpoint(o, s, *text);
+    if (rc == CLI_RUN && s->save)
+        rc = check_save(o, s->save);
+    if (rc == CLI_RUN && !s->prompt)
+        s->prompt = default_prompt(*text);
+    return rc == CLI_RUN ? check_prompt(o, *text, s->prompt) : rc;
+}
+
+/* ---------------------------------------------------------------------- main */
+
+static int run_chapter(const invent_opts *o, const settings *s, corpus *text)
+{
+    scope *sc = scope_open();
+    SCOPE_KEEP(sc, text, corpus_free);
+    run r = {.o = o, .s = s, .sc = sc, .text = text};
+    report_text(o, "This is the %s run%s. %s", s->full ? "full" : "quick",
+                s->load ? ", going on from --load" : "",
+                s->full ? "" : "Add --full for the baby-GPT setting (minutes on two cores).");
+    setup(&r, text);
+    corpus_section(&r);
+    model_section(&r);
+    g1_state g1 = {0};
+    g1_setup(&r, &g1);
+    double seconds = train(&r, &g1);
+    g1_report(&r, &g1, s->steps < G1_STEPS ? s->steps : G1_STEPS);
+    result_section(&r, seconds);
+    generation_section(&r);
+    checkpoint_section(&r);
+    report_section(o, "Where the derivation ends");
+    report_text(o, "Every piece that the earlier chapters argued for, stacked and trained "
+                   "with nothing but the library's own backward passes, learns the text well "
+                   "enough to beat counting and to write in its style.");
+    scope_close(sc);
+    return chapter_end();
+}
+
+int main(int argc, char **argv)
+{
+    settings s = {.temperature = 0.8, .corpus = CORPUS_FORTUNES_DIR};
+    const cli_text_option texts[] = {
+        {"corpus", &s.corpus, "a text file (or folder of them) to learn"},
+        {"save", &s.save, "save the trained weights to this folder"},
+        {"load", &s.load, "start from a folder written by --save"},
+        {"prompt", &s.prompt, "the text that generation starts from"},
+    };
+    const cli_option options[] = {
+        {"full", CLI_FLAG, &s.full, 0, 1, "the baby-GPT setting (4 layers, 4 heads, width 128, "
+                                          "context 64, batch 12, 2000 steps; minutes)"},
+        {"post-norm", CLI_FLAG, &s.post_norm, 0, 1, "norms after the sums, as in chapter 10"},
+        {"layers", CLI_SIZE, &s.layers, 0, 12, "blocks L (0: 2, with --full 4)"},
+        {"heads", CLI_SIZE, &s.heads, 0, 16, "heads H, dividing the width (0: 2; 4)"},
+        {"dim", CLI_SIZE, &s.dim, 0, 512, "width d (0: 32; 128)"},
+        {"context", CLI_SIZE, &s.context, 0, 256, "characters per sequence (0: 32; 64)"},
+        {"batch", CLI_SIZE, &s.batch, 0, 64, "sequences per step (0: 8; 12)"},
+        {"steps", CLI_SIZE, &s.steps, 0, 100000,
+         "training steps, at least 100 (0: 150, 300 post-norm; 2000). G3 is a claim about training: too "
+         "few steps or too small a rate fail it, and say so"},
+        {"rate", CLI_DOUBLE, &s.rate, 0, 0.02, "peak learning rate, at least 1e-4 (0: 6e-3; 1e-3)"},
+        {"sample", CLI_SIZE, &s.sample, 0, 100000, "characters to generate (0: 240; 600)"},
+        {"temperature", CLI_DOUBLE, &s.temperature, 0.05, 5, "sampling temperature"},
+        {"top-k", CLI_SIZE, &s.top_k, 0, 256, "sample among the k likeliest (0: all)"},
+    };
+    const cli_spec spec = {"ch13", "Chapter 13: the Transformer trained on real text in C, "
+                           "checked against the formulas and PyTorch. Text options: --corpus "
+                           "FILE (default " CORPUS_FORTUNES_DIR ", Debian package fortunes), "
+                           "--save DIR, --load DIR, --prompt TEXT.",
+                           options, (int)(sizeof options / sizeof options[0])};
+    int rc = cli_take_text(&argc, argv, texts, 4, spec.program);
+    invent_opts o;
+    if (rc == CLI_RUN)
+        rc = chapter_parse(argc, argv, &spec, &o);
+    if (rc != CLI_RUN)
+        return rc;
+    fill_defaults(&s);
+    corpus *text = NULL;
+    rc = check_settings(&o, &s, &text);
+    if (rc == CLI_RUN)
+        rc = chapter_start(&o, "Chapter 13: the assembled Transformer, trained on real text");
+    if (rc != CLI_RUN) {
+        corpus_free(text);
+        return rc;
+    }
+    return run_chapter(&o, &s, text);
+}

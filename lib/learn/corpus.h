@@ -1,0 +1,56 @@
+/* A text corpus for a character-level language model: the bytes of a file
+ * (or of every text file in a folder), the alphabet of the bytes that occur,
+ * each byte replaced by its index in that alphabet, and a fixed split: the
+ * first 90% of the text for training, the last 10% for validation (as
+ * nanoGPT splits Shakespeare). */
+#ifndef INVENT_CORPUS_H
+#define INVENT_CORPUS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <gsl/gsl_rng.h>
+
+/* Where Debian's `fortunes` package puts its text files. */
+#define CORPUS_FORTUNES_DIR "/usr/share/games/fortunes"
+
+typedef struct {
+    uint8_t *tokens;         /* (n): the text, each byte as its index in symbols */
+    size_t n;                /* characters in all */
+    size_t n_train;          /* tokens [0, n_train) train, [n_train, n) validate */
+    size_t vocab;            /* V: distinct bytes in the text */
+    unsigned char symbols[256]; /* symbols[k]: the byte of token k, in byte order */
+    int index[256];          /* index[byte]: its token, or -1 when it never occurs */
+    size_t files;            /* how many files were read */
+} corpus;
+
+typedef enum { CORPUS_TRAIN, CORPUS_VALID } corpus_part;
+
+/* path: a file, or a folder whose files with no dot in their name are read in
+ * name order (the fortunes layout: "art", not "art.dat") -> *out.
+ * INVENT_EIO with errno set when it cannot be opened or read, INVENT_EFORMAT
+ * when it holds no text (empty, or a folder without such files), INVENT_ENOMEM */
+int corpus_load(const char *path, corpus **out);
+
+void corpus_free(corpus *c);
+
+/* -> the first token and the length of one part */
+size_t corpus_part_start(const corpus *c, corpus_part part);
+size_t corpus_part_len(const corpus *c, corpus_part part);
+
+/* B windows of T + 1 tokens drawn uniformly from one part (the part needs at
+ * least T + 1 tokens) -> starts: (B) their positions in the corpus; the
+ * same r gives the same windows */
+int corpus_draw(const corpus *c, corpus_part part, size_t B, size_t T, gsl_rng *r,
+                size_t *starts);
+
+/* starts: (B) windows -> x: (B*T) inputs, y: (B*T) next tokens, sequence b in
+ * entries b*T .. b*T + T - 1 */
+void corpus_window(const corpus *c, const size_t *starts, size_t B, size_t T, size_t *x,
+                   size_t *y);
+
+/* text: (n) bytes -> tokens: (n); INVENT_ERANGE at the first byte that is not
+ * in the alphabet (*bad receives its position) */
+int corpus_encode(const corpus *c, const char *text, size_t n, size_t *tokens, size_t *bad);
+
+#endif

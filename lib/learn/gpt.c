@@ -1,0 +1,282 @@
+#include "gpt.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "embedding.h"
+#include "layernorm.h"
+#include "linear.h"
+#include "mat.h"
+#include "rng.h"
+#include "status.h"
+#include "xent.h"
+
+#define GPT_BLOCK_TENSORS BLOCK_TENSORS
+
+size_t gpt_tensor_count(const gpt_shape *s)
+{
+    return 2 + GPT_BLOCK_TENSORS * s->layers + 4;
+}
+
+gpt_weights *gpt_new(const gpt_shape *s, gsl_rng *r)
+{
+    if (s->heads == 0 || s->dim % s->heads != 0 || s->vocab == 0 || s->context == 0 ||
+        s->layers == 0 || s->hidden == 0)
+        return NULL;
+    gpt_weights *w = calloc(1, sizeof *w);
+    gsl_rng *draw = r ? r : rng_new(0); /* zeroed below when r is NULL */
+    if (!w || !draw) {
+        free(w);
+        if (!r)
+            gsl_rng_free(draw);
+        return NULL;
+    }
+    w->shape = *s;
+    w->E = mat_gaussian(s->vocab, s->dim, 1.0, draw);
+    w->P = mat_gaussian(s->context, s->dim, 1.0, draw);
+    w->blocks = calloc(s->layers, sizeof *w->blocks);
+    int ok = w->E && w->P && w->blocks;
+    for (size_t l = 0; ok && l < s->layers; l++)
+        if ((ok = (w->blocks[l] = block_new(s->dim, s->heads, s->hidden, draw)) != NULL))
+            w->blocks[l]->norm = s->norm;
+    w->gamma = gsl_vector_alloc(s->dim);
+    w->beta = gsl_vector_calloc(s->dim);
+    w->Wout = mat_gaussian(s->vocab, s->dim, 0.02, draw);
+    w->bout = gsl_vector_calloc(s->vocab);
+    if (!r)
+        gsl_rng_free(draw);
+    if (!ok || !w->gamma || !w->beta || !w->Wout || !w->bout) {
+        gpt_free(w);
+        return NULL;
+    }
+    gsl_vector_set_all(w->gamma, 1.0);
+    if (!r) {
+        tensor_ref t[gpt_tensor_count(s)];
+        gpt_tensors(w, NULL, t);
+        for (size_t k = 0; k < gpt_tensor_count(s); k++)
+            memset(t[k].value, 0, t[k].size * sizeof(double));
+    }
+    return w;
+}
+
+void gpt_free(gpt_weights *w)
+{
+    if (!w)
+        return;
+    for (size_t l = 0; w->blocks && l < w->shape.layers; l++)
+        block_free(w->blocks[l]);
+    free(w->blocks);
+    gsl_matrix_free(w->E);
+    gsl_matrix_free(w->P);
+    gsl_vector_free(w->gamma);
+    gsl_vector_free(w->beta);
+    gsl_matrix_free(w->Wout);
+    gsl_vector_free(w->bout);
+    free(w);
+}
+
+/* one entry of the list: a matrix (vec NULL) or a vector (m NULL) */
+static tensor_ref entry(const char *name, gsl_matrix *m, gsl_vector *v, gsl_matrix *gm,
+                        gsl_vector *gv)
+{
+    tensor_ref t = {.ndim = m ? 2 : 1, .decay = m != NULL};
+    snprintf(t.name, sizeof t.name, "%s", name);
+    t.value = m ? m->data : v->data;
+    t.grad = m ? (gm ? gm->data : NULL) : (gv ? gv->data : NULL);
+    t.shape[0] = m ? m->size1 : v->size;
+    t.shape[1] = m ? m->size2 : 1;
+    t.size = t.shape[0] * t.shape[1];
+    return t;
+}
+
+static const char *name(char *buf, size_t l, const char *field)
+{
+    snprintf(buf, 32, "l%zu.%s", l, field);
+    return buf;
+}
+
+/* the 12 tensors of one block, in the order gpt.h lists them (block_tensors' order) */
+static void list_block(size_t l, block_weights *w, block_weights *g, tensor_ref *out)
+{
+    char buf[32];
+    static const char *names[GPT_BLOCK_TENSORS] = {"Wq", "Wk", "Wv", "Wo", "ln1_g", "ln1_b",
+                                                   "W1", "b1", "W2", "b2", "ln2_g", "ln2_b"};
+    gsl_matrix *wm[] = {w->attn->Wq, w->attn->Wk, w->attn->Wv, w->attn->Wo, NULL, NULL,
+                        w->mlp->W1, NULL, w->mlp->W2, NULL, NULL, NULL};
+    gsl_vector *wv[] = {NULL, NULL, NULL, NULL, w->gamma1, w->beta1,
+                        NULL, w->mlp->b1, NULL, w->mlp->b2, w->gamma2, w->beta2};
+    gsl_matrix *gm[] = {g ? g->attn->Wq : NULL, g ? g->attn->Wk : NULL, g ? g->attn->Wv : NULL,
+                        g ? g->attn->Wo : NULL, NULL, NULL, g ? g->mlp->W1 : NULL, NULL,
+                        g ? g->mlp->W2 : NULL, NULL, NULL, NULL};
+    gsl_vector *gv[] = {NULL, NULL, NULL, NULL, g ? g->gamma1 : NULL, g ? g->beta1 : NULL,
+                        NULL, g ? g->mlp->b1 : NULL, NULL, g ? g->mlp->b2 : NULL,
+                        g ? g->gamma2 : NULL, g ? g->beta2 : NULL};
+    for (size_t k = 0; k < GPT_BLOCK_TENSORS; k++)
+        out[k] = entry(name(buf, l, names[k]), wm[k], wv[k], gm[k], gv[k]);
+}
+
+void gpt_tensors(gpt_weights *w, gpt_weights *g, tensor_ref *out)
+{
+    size_t L = w->shape.layers, k = 0;
+    out[k++] = entry("tok_emb", w->E, NULL, g ? g->E : NULL, NULL);
+    out[k++] = entry("pos_emb", w->P, NULL, g ? g->P : NULL, NULL);
+    for (size_t l = 0; l < L; l++, k += GPT_BLOCK_TENSORS)
+        list_block(l, w->blocks[l], g ? g->blocks[l] : NULL, out + k);
+    out[k++] = entry("lnf_g", NULL, w->gamma, NULL, g ? g->gamma : NULL);
+    out[k++] = entry("lnf_b", NULL, w->beta, NULL, g ? g->beta : NULL);
+    out[k++] = entry("Wout", w->Wout, NULL, g ? g->Wout : NULL, NULL);
+    out[k++] = entry("bout", NULL, w->bout, NULL, g ? g->bout : NULL);
+}
+
+size_t gpt_param_count(const gpt_shape *s)
+{
+    size_t d = s->dim, m = s->hidden, V = s->vocab;
+    return V * d + s->context * d + s->layers * (4 * d * d + 2 * d * m + m + 5 * d) + 2 * d +
+           V * d + V;
+}
+
+struct gpt_trace {
+    size_t B, T, L;
+    gsl_matrix **X;          /* L + 1 of (B*T, d): the stream before each block, and after */
+    block_trace **blk;       /* L * B: block l over sequence b at [l * B + b] */
+    block_work *work;        /* shared by every block's backward pass */
+    gsl_matrix *Hf;          /* (B*T, d): the final norm's output */
+    gsl_vector *meanf, *rstdf; /* (B*T) its statistics */
+    gsl_matrix *Z;           /* (B*T, V) logits */
+    gsl_matrix *dZ, *dX, *dX2; /* (B*T, V), (B*T, d) twice: gradients on the way back */
+};
+
+gpt_trace *gpt_trace_new(const gpt_weights *w, size_t B, size_t T)
+{
+    const gpt_shape *s = &w->shape;
+    if (B == 0 || T == 0 || T > s->context)
+        return NULL;
+    gpt_trace *tr = calloc(1, sizeof *tr);
+    if (!tr)
+        return NULL;
+    size_t n = B * T, L = s->layers;
+    *tr = (gpt_trace){.B = B, .T = T, .L = L, .X = calloc(L + 1, sizeof(gsl_matrix *)),
+                      .blk = calloc(L * B, sizeof(block_trace *))};
+    int ok = tr->X && tr->blk;
+    for (size_t l = 0; ok && l <= L; l++)
+        ok = (tr->X[l] = gsl_matrix_alloc(n, s->dim)) != NULL;
+    for (size_t k = 0; ok && k < L * B; k++)
+        ok = (tr->blk[k] = block_trace_new(T, w->blocks[k / B])) != NULL;
+    tr->work = block_work_new(T, w->blocks[0]);
+    tr->Hf = gsl_matrix_alloc(n, s->dim);
+    tr->meanf = gsl_vector_alloc(n);
+    tr->rstdf = gsl_vector_alloc(n);
+    tr->Z = gsl_matrix_alloc(n, s->vocab);
+    tr->dZ = gsl_matrix_alloc(n, s->vocab);
+    tr->dX = gsl_matrix_alloc(n, s->dim);
+    tr->dX2 = gsl_matrix_alloc(n, s->dim);
+    if (!ok || !tr->work || !tr->Hf || !tr->meanf || !tr->rstdf || !tr->Z || !tr->dZ ||
+        !tr->dX || !tr->dX2) {
+        gpt_trace_free(tr);
+        return NULL;
+    }
+    return tr;
+}
+
+void gpt_trace_free(gpt_trace *tr)
+{
+    if (!tr)
+        return;
+    for (size_t l = 0; tr->X && l <= tr->L; l++)
+        gsl_matrix_free(tr->X[l]);
+    for (size_t k = 0; tr->blk && k < tr->L * tr->B; k++)
+        block_trace_free(tr->blk[k]);
+    free(tr->X);
+    free(tr->blk);
+    block_work_free(tr->work);
+    gsl_matrix_free(tr->Hf);
+    gsl_vector_free(tr->meanf);
+    gsl_vector_free(tr->rstdf);
+    gsl_matrix_free(tr->Z);
+    gsl_matrix_free(tr->dZ);
+    gsl_matrix_free(tr->dX);
+    gsl_matrix_free(tr->dX2);
+    free(tr);
+}
+
+const gsl_matrix *gpt_logits(const gpt_trace *tr)
+{
+    return tr->Z;
+}
+
+/* X_l -> X_{l+1}, one sequence at a time (the mask keeps sequences apart) */
+static int blocks_forward(const gpt_weights *w, gpt_trace *tr)
+{
+    size_t B = tr->B, T = tr->T, d = w->shape.dim;
+    for (size_t l = 0; l < w->shape.layers; l++)
+        for (size_t b = 0; b < B; b++) {
+            gsl_matrix_view in = gsl_matrix_submatrix(tr->X[l], b * T, 0, T, d);
+            gsl_matrix_view out = gsl_matrix_submatrix(tr->X[l + 1], b * T, 0, T, d);
+            int status = block_forward(w->blocks[l], &in.matrix, tr->blk[l * B + b],
+                                       &out.matrix);
+            if (status != INVENT_OK)
+                return status;
+        }
+    return INVENT_OK;
+}
+
+int gpt_forward(const gpt_weights *w, const size_t *x, const size_t *y, gpt_trace *tr,
+                double *loss)
+{
+    size_t L = w->shape.layers;
+    int status = embedding_forward(w->E, w->P, x, tr->B, tr->T, tr->X[0]);
+    if (status == INVENT_OK)
+        status = blocks_forward(w, tr);
+    if (status == INVENT_OK)
+        status = layernorm_forward(tr->X[L], w->gamma, w->beta, w->blocks[0]->eps, tr->Hf,
+                                   tr->meanf, tr->rstdf);
+    if (status == INVENT_OK)
+        status = linear_forward(tr->Hf, w->Wout, w->bout, tr->Z);
+    if (status == INVENT_OK && y)
+        status = xent_forward(tr->Z, y, loss, NULL);
+    return status;
+}
+
+/* dX = dL/dX_L -> dX = dL/dX_0, block by block, sequence by sequence */
+static int blocks_backward(const gpt_weights *w, gpt_trace *tr, gpt_weights *g)
+{
+    size_t B = tr->B, T = tr->T, d = w->shape.dim;
+    for (size_t l = w->shape.layers; l-- > 0;) {
+        gsl_matrix_set_zero(tr->dX2); /* block_backward adds to dX */
+        for (size_t b = 0; b < B; b++) {
+            gsl_matrix_const_view in = gsl_matrix_const_submatrix(tr->X[l], b * T, 0, T, d);
+            gsl_matrix_const_view dY = gsl_matrix_const_submatrix(tr->dX, b * T, 0, T, d);
+            gsl_matrix_view dX = gsl_matrix_submatrix(tr->dX2, b * T, 0, T, d);
+            int status = block_backward(w->blocks[l], &in.matrix, tr->blk[l * B + b],
+                                        &dY.matrix, g->blocks[l], &dX.matrix, tr->work);
+            if (status != INVENT_OK)
+                return status;
+        }
+        gsl_matrix *swap = tr->dX;
+        tr->dX = tr->dX2;
+        tr->dX2 = swap;
+    }
+    return INVENT_OK;
+}
+
+int gpt_backward(const gpt_weights *w, const size_t *x, const size_t *y, gpt_trace *tr,
+                 gpt_weights *g)
+{
+    size_t L = w->shape.layers;
+    gsl_matrix_set_zero(tr->dZ); /* every backward below adds to its gradients */
+    gsl_matrix_set_zero(tr->dX2);
+    gsl_matrix_set_zero(tr->dX);
+    int status = xent_backward(tr->Z, y, tr->dZ);
+    if (status == INVENT_OK)
+        status = linear_backward(tr->Hf, w->Wout, tr->dZ, tr->dX2, g->Wout, g->bout);
+    if (status == INVENT_OK)
+        status = layernorm_backward(tr->X[L], w->gamma, tr->meanf, tr->rstdf, tr->dX2, tr->dX,
+                                    g->gamma, g->beta);
+    if (status == INVENT_OK)
+        status = blocks_backward(w, tr, g);
+    if (status == INVENT_OK)
+        status = embedding_backward(x, tr->B, tr->T, tr->dX, g->E, g->P);
+    return status;
+}

@@ -1,0 +1,18 @@
+/* The whole model's backward pass against central finite differences: for
+ * every tensor of the model, nudge its entries (all, or those with the
+ * largest gradients) by +-h, run the forward pass, and compare
+ * (L(p+h) - L(p-h)) / 2h with the gradient that gpt_backward returned. */
+#ifndef INVENT_GPT_GRADCHECK_H
+#define INVENT_GPT_GRADCHECK_H
+
+#include "gpt.h"
+
+/* w, the batch x, y: (B*T) that tr was made for, g: the gradient gpt_backward
+ * gave at w, samples: how many entries per tensor, those of largest |g| (0:
+ * every entry), h -> the worst, over tensors, of ||g - g_fd|| / max(||g||,
+ * ||g_fd||) on the entries checked (0 when both vanish); NaN if a forward
+ * pass fails. w is restored exactly. */
+double gpt_gradcheck(gpt_weights *w, gpt_weights *g, const size_t *x, const size_t *y,
+                     gpt_trace *tr, size_t samples, double h);
+
+#endif

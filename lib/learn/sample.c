@@ -1,0 +1,200 @@
+#include "sample.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gsl/gsl_blas.h>
+
+#include "layernorm.h"
+#include "linear.h"
+#include "status.h"
+
+gpt_cache *gpt_cache_new(const gpt_weights *w)
+{
+    const gpt_shape *s = &w->shape;
+    gpt_cache *c = calloc(1, sizeof *c);
+    if (!c)
+        return NULL;
+    c->layers = s->layers;
+    c->K = calloc(s->layers, sizeof *c->K);
+    c->V = calloc(s->layers, sizeof *c->V);
+    int ok = c->K && c->V;
+    for (size_t l = 0; ok && l < s->layers; l++)
+        ok = (c->K[l] = gsl_matrix_alloc(s->context, s->dim)) &&
+             (c->V[l] = gsl_matrix_alloc(s->context, s->dim));
+    gsl_matrix **rows[] = {&c->x, &c->h, &c->q, &c->c, &c->a};
+    for (size_t k = 0; ok && k < sizeof rows / sizeof rows[0]; k++)
+        ok = (*rows[k] = gsl_matrix_alloc(1, s->dim)) != NULL;
+    ok = ok && (c->mlp = mlp_trace_new(1, w->blocks[0]->mlp)) &&
+         (c->f = gsl_matrix_alloc(1, s->dim)) && (c->s = gsl_vector_alloc(s->context));
+    if (!ok) {
+        gpt_cache_free(c);
+        return NULL;
+    }
+    return c;
+}
+
+void gpt_cache_free(gpt_cache *c)
+{
+    if (!c)
+        return;
+    for (size_t l = 0; l < c->layers; l++) {
+        gsl_matrix_free(c->K ? c->K[l] : NULL);
+        gsl_matrix_free(c->V ? c->V[l] : NULL);
+    }
+    free(c->K);
+    free(c->V);
+    gsl_matrix *rows[] = {c->x, c->h, c->q, c->c, c->a, c->f};
+    for (size_t k = 0; k < sizeof rows / sizeof rows[0]; k++)
+        gsl_matrix_free(rows[k]);
+    gsl_vector_free(c->s);
+    mlp_trace_free(c->mlp);
+    free(c);
+}
+
+/* h: (1, d), the cache up to row t of layer l -> c->a: (1, d) = W_o [head outputs] */
+static int attend(const mha_weights *m, gpt_cache *c, size_t l, size_t t)
+{
+    size_t d = m->Wo->size1, dk = d / m->heads;
+    gsl_matrix_view k_row = gsl_matrix_submatrix(c->K[l], t, 0, 1, d);
+    gsl_matrix_view v_row = gsl_matrix_submatrix(c->V[l], t, 0, 1, d);
+    int status = linear_forward(c->h, m->Wq, NULL, c->q);
+    if (status == INVENT_OK)
+        status = linear_forward(c->h, m->Wk, NULL, &k_row.matrix);
+    if (status == INVENT_OK)
+        status = linear_forward(c->h, m->Wv, NULL, &v_row.matrix);
+    for (size_t j = 0; j < m->heads && status == INVENT_OK; j++) {
+        /* s_i = q_j . k_ij / sqrt(dk) over the cached i <= t, softmax, c_j = sum_i w_i v_ij */
+        gsl_matrix_const_view Kj = gsl_matrix_const_submatrix(c->K[l], 0, j * dk, t + 1, dk);
+        gsl_matrix_const_view Vj = gsl_matrix_const_submatrix(c->V[l], 0, j * dk, t + 1, dk);
+        gsl_vector_view qj = gsl_vector_view_array(c->q->data + j * dk, dk);
+        gsl_vector_view cj = gsl_vector_view_array(c->c->data + j * dk, dk);
+        gsl_vector_view s = gsl_vector_subvector(c->s, 0, t + 1);
+        gsl_blas_dgemv(CblasNoTrans, 1.0 / sqrt((double)dk), &Kj.matrix, &qj.vector, 0.0,
+                       &s.vector);
+        double top = gsl_vector_max(&s.vector), total = 0.0;
+        for (size_t i = 0; i <= t; i++)
+            total += (s.vector.data[i] = exp(s.vector.data[i] - top));
+        gsl_vector_scale(&s.vector, 1.0 / total);
+        gsl_blas_dgemv(CblasTrans, 1.0, &Vj.matrix, &s.vector, 0.0, &cj.vector);
+    }
+    return status == INVENT_OK ? linear_forward(c->c, m->Wo, NULL, c->a) : status;
+}
+
+/* c->x: (1, d), one token's stream -> the stream after block l */
+static int block_step(const block_weights *b, gpt_cache *c, size_t l, size_t t)
+{
+    int post = b->norm == BLOCK_POST_NORM;
+    int status = post ? (gsl_matrix_memcpy(c->h, c->x), INVENT_OK)
+                      : layernorm_forward(c->x, b->gamma1, b->beta1, b->eps, c->h, NULL, NULL);
+    if (status == INVENT_OK)
+        status = attend(b->attn, c, l, t);
+    if (status != INVENT_OK)
+        return status;
+    gsl_matrix_add(c->x, c->a);
+    status = layernorm_forward(c->x, post ? b->gamma1 : b->gamma2, post ? b->beta1 : b->beta2,
+                               b->eps, c->h, NULL, NULL);
+    if (status == INVENT_OK)
+        status = mlp_forward(b->mlp, c->h, c->mlp, c->f);
+    if (status != INVENT_OK)
+        return status;
+    if (!post) {
+        gsl_matrix_add(c->x, c->f);
+        return INVENT_OK;
+    }
+    gsl_matrix_add(c->h, c->f);
+    return layernorm_forward(c->h, b->gamma2, b->beta2, b->eps, c->x, NULL, NULL);
+}
+
+int gpt_cache_step(const gpt_weights *w, gpt_cache *c, size_t token, gsl_vector *logits)
+{
+    const gpt_shape *s = &w->shape;
+    if (c->len >= s->context)
+        return INVENT_ERANGE;
+    if (token >= s->vocab || logits->size != s->vocab)
+        return INVENT_ESHAPE;
+    size_t t = c->len;
+    for (size_t i = 0; i < s->dim; i++) /* x = E[token] + P[t] */
+        c->x->data[i] = gsl_matrix_get(w->E, token, i) + gsl_matrix_get(w->P, t, i);
+    int status = INVENT_OK;
+    for (size_t l = 0; l < s->layers && status == INVENT_OK; l++)
+        status = block_step(w->blocks[l], c, l, t);
+    if (status == INVENT_OK)
+        status = layernorm_forward(c->x, w->gamma, w->beta, w->blocks[0]->eps, c->h, NULL, NULL);
+    gsl_matrix_view z = gsl_matrix_view_vector(logits, 1, s->vocab);
+    if (status == INVENT_OK)
+        status = linear_forward(c->h, w->Wout, w->bout, &z.matrix);
+    if (status == INVENT_OK)
+        c->len++;
+    return status;
+}
+
+static int by_value_desc(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x < y) - (x > y);
+}
+
+size_t sample_token(const gsl_vector *logits, double temperature, size_t top_k, gsl_rng *r)
+{
+    size_t V = logits->size;
+    double cut = -INFINITY, top = gsl_vector_max(logits);
+    if (top_k > 0 && top_k < V) { /* the k-th largest logit is the threshold */
+        double sorted[V];
+        for (size_t i = 0; i < V; i++)
+            sorted[i] = gsl_vector_get(logits, i);
+        qsort(sorted, V, sizeof(double), by_value_desc);
+        cut = sorted[top_k - 1];
+    }
+    double p[V], total = 0.0;
+    for (size_t i = 0; i < V; i++) {
+        double z = gsl_vector_get(logits, i);
+        total += (p[i] = z >= cut ? exp((z - top) / temperature) : 0.0);
+    }
+    double u = gsl_rng_uniform(r) * total;
+    size_t last = 0;
+    for (size_t i = 0; i < V; i++) {
+        if (p[i] > 0.0)
+            last = i;
+        if (p[i] > 0.0 && (u -= p[i]) < 0.0)
+            return i;
+    }
+    return last;
+}
+
+/* tokens: (n) -> the cache emptied and filled with them; logits of the last */
+static int refill(const gpt_weights *w, gpt_cache *c, const size_t *tokens, size_t n,
+                  gsl_vector *logits)
+{
+    c->len = 0;
+    int status = INVENT_OK;
+    for (size_t i = 0; i < n && status == INVENT_OK; i++)
+        status = gpt_cache_step(w, c, tokens[i], logits);
+    return status;
+}
+
+int gpt_generate(const gpt_weights *w, gpt_cache *c, const size_t *prompt, size_t n_prompt,
+                 size_t n, double temperature, size_t top_k, gsl_rng *r, size_t *out)
+{
+    size_t T = w->shape.context, keep = T / 2 > 0 ? T / 2 : 1;
+    size_t *seq = malloc((n_prompt + n) * sizeof *seq);
+    gsl_vector *logits = gsl_vector_alloc(w->shape.vocab);
+    if (!seq || !logits || n_prompt == 0) {
+        free(seq);
+        gsl_vector_free(logits);
+        return seq && logits ? INVENT_ERANGE : INVENT_ENOMEM;
+    }
+    memcpy(seq, prompt, n_prompt * sizeof *seq);
+    size_t len = n_prompt, start = n_prompt > T ? n_prompt - keep : 0;
+    int status = refill(w, c, seq + start, len - start, logits);
+    for (size_t i = 0; i < n && status == INVENT_OK; i++) {
+        seq[len] = out[i] = sample_token(logits, temperature, top_k, r);
+        len++;
+        status = c->len < T ? gpt_cache_step(w, c, seq[len - 1], logits)
+                            : refill(w, c, seq + len - keep, keep, logits);
+    }
+    free(seq);
+    gsl_vector_free(logits);
+    return status;
+}

@@ -1,0 +1,42 @@
+/* Generation, one token at a time, with a key-value cache: every layer keeps
+ * the keys and values of the tokens seen so far, so each new token costs
+ * one row of projections and one row of scores per layer instead of a
+ * whole forward pass over the prefix (chapter 5's cache, now per layer and
+ * head, for keys and values). */
+#ifndef INVENT_SAMPLE_H
+#define INVENT_SAMPLE_H
+
+#include <stddef.h>
+
+#include <gsl/gsl_rng.h>
+#include <gsl/gsl_vector.h>
+
+#include "gpt.h"
+
+typedef struct {
+    size_t layers, len;   /* tokens cached so far (at most T_max) */
+    gsl_matrix **K, **V;  /* per layer (T_max, d): row i holds token i's key or value */
+    gsl_matrix *x, *h, *q, *c, *a, *f; /* (1, d) rows: one token's scratch */
+    mlp_trace *mlp;       /* (1, m): the MLP's hidden units for that token */
+    gsl_vector *s;        /* (T_max): one head's scores */
+} gpt_cache;
+
+/* w -> an empty cache for up to T_max tokens, or NULL */
+gpt_cache *gpt_cache_new(const gpt_weights *w);
+void gpt_cache_free(gpt_cache *c);
+
+/* token at position c->len -> logits: (V) for the token after it; the
+ * token's keys and values join the cache; INVENT_ERANGE when it is full */
+int gpt_cache_step(const gpt_weights *w, gpt_cache *c, size_t token, gsl_vector *logits);
+
+/* logits: (V), temperature > 0, top_k (0: all V), r -> a token drawn from
+ * softmax(logits / temperature) restricted to the top_k largest logits */
+size_t sample_token(const gsl_vector *logits, double temperature, size_t top_k, gsl_rng *r);
+
+/* prompt: (n_prompt >= 1) tokens -> out: (n) tokens that follow it. When the
+ * cache is full, it is refilled with the last T_max / 2 tokens (positions
+ * are learned per index, so keys cannot be shifted). */
+int gpt_generate(const gpt_weights *w, gpt_cache *c, const size_t *prompt, size_t n_prompt,
+                 size_t n, double temperature, size_t top_k, gsl_rng *r, size_t *out);
+
+#endif

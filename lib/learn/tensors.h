@@ -1,0 +1,20 @@
+/* A model's parameters seen as one list of named arrays, so that the
+ * optimiser, gradient clipping, checkpoints and comparisons with another
+ * framework serve any model: each entry points at the numbers of one weight
+ * matrix or vector (C order) and at its gradient. */
+#ifndef INVENT_TENSORS_H
+#define INVENT_TENSORS_H
+
+#include <stddef.h>
+
+typedef struct {
+    char name[32];   /* "tok_emb", "l0.Wq", ... (the checkpoint's file names) */
+    double *value;   /* size numbers */
+    double *grad;    /* size numbers, or NULL */
+    int ndim;        /* 1 (a vector) or 2 (a matrix) */
+    size_t shape[2]; /* (n) or (rows, cols) */
+    size_t size;     /* how many numbers */
+    int decay;       /* 1 for weight matrices, which weight decay shrinks; 0 for biases and gains */
+} tensor_ref;
+
+#endif

@@ -1,0 +1,209 @@
+#!/usr/bin/env python3
+"""Chapter 13's first training steps repeated in PyTorch (claim G1), and the
+same model timed in PyTorch for `make bench-train`.
+
+usage: check_training.py DIR [TOLERANCE]
+       check_training.py --bench CSV L H D T B STEPS THREADS
+
+DIR is what `ch13_language_model --dump DIR` writes: init/ and after/ (the
+weights before the first step and after the last checked one, one .npy per
+tensor, with shape.npy and vocab.npy), batches.npy (steps, B, T + 1 token
+ids), rates.npy (the learning rate of each step), losses.npy (the loss C
+computed at each step) and config.npy (beta1, beta2, eps, weight decay,
+clipping norm, B, T, steps, post-norm). The model is written here from the
+same formulas, in float64, with torch.optim.AdamW (weight decay on the
+matrices only) and torch.nn.utils.clip_grad_norm_. Every step's loss and
+every tensor after the last step are compared with C's; the exit status is
+1 if a relative difference exceeds the tolerance (default 1e-9).
+
+With --bench it times training steps of the same model on random tokens,
+in float32 and float64, and appends one line per precision to CSV (the
+columns of bench/bench_train.c).
+"""
+import math
+import os
+import sys
+import time
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+
+EPS_NORM = 1e-5  # the layer norms' epsilon (block_new in lib/model/block.c)
+BLOCK = ["Wq", "Wk", "Wv", "Wo", "ln1_g", "ln1_b", "W1", "b1", "W2", "b2", "ln2_g", "ln2_b"]
+
+
+def tensor_names(layers):
+    """The checkpoint's tensors, in gpt_tensors' order."""
+    names = ["tok_emb", "pos_emb"]
+    for l in range(layers):
+        names += ["l%d.%s" % (l, n) for n in BLOCK]
+    return names + ["lnf_g", "lnf_b", "Wout", "bout"]
+
+
+def load_weights(directory, dtype):
+    shape = np.load(os.path.join(directory, "shape.npy"))
+    vocab, context, dim, heads, layers, hidden, post = (int(v) for v in shape)
+    params = {}
+    for name in tensor_names(layers):
+        value = np.load(os.path.join(directory, name + ".npy"))
+        params[name] = torch.tensor(value, dtype=dtype, requires_grad=True)
+    return params, dict(vocab=vocab, context=context, dim=dim, heads=heads, layers=layers,
+                        hidden=hidden, post=bool(post))
+
+
+def attention(x, p, l, heads):
+    """Causal multi-head attention, head j on columns j*dk .. of Q, K, V: (B, T, d)."""
+    B, T, d = x.shape
+    dk = d // heads
+    split = lambda m: m.view(B, T, heads, dk).transpose(1, 2)
+    q, k, v = (split(x @ p["l%d.%s" % (l, w)].T) for w in ("Wq", "Wk", "Wv"))
+    scores = q @ k.transpose(-1, -2) / math.sqrt(dk)
+    mask = torch.triu(torch.ones(T, T, dtype=torch.bool), diagonal=1)
+    weights = torch.softmax(scores.masked_fill(mask, float("-inf")), dim=-1)
+    c = (weights @ v).transpose(1, 2).reshape(B, T, d)
+    return c @ p["l%d.Wo" % l].T
+
+
+def norm(x, p, gain, bias):
+    return F.layer_norm(x, x.shape[-1:], p[gain], p[bias], EPS_NORM)
+
+
+def mlp(x, p, l):
+    h = torch.relu(x @ p["l%d.W1" % l].T + p["l%d.b1" % l])
+    return h @ p["l%d.W2" % l].T + p["l%d.b2" % l]
+
+
+def forward(p, cfg, ids):
+    """ids: (B, T) -> logits (B, T, V), as gpt_forward computes them."""
+    T = ids.shape[1]
+    x = p["tok_emb"][ids] + p["pos_emb"][:T]
+    for l in range(cfg["layers"]):
+        g1, b1, g2, b2 = ("l%d.%s" % (l, n) for n in ("ln1_g", "ln1_b", "ln2_g", "ln2_b"))
+        if cfg["post"]:
+            x = norm(x + attention(x, p, l, cfg["heads"]), p, g1, b1)
+            x = norm(x + mlp(x, p, l), p, g2, b2)
+        else:
+            x = x + attention(norm(x, p, g1, b1), p, l, cfg["heads"])
+            x = x + mlp(norm(x, p, g2, b2), p, l)
+    return norm(x, p, "lnf_g", "lnf_b") @ p["Wout"].T + p["bout"]
+
+
+def optimiser(p, beta1, beta2, eps, decay):
+    matrices = [t for t in p.values() if t.dim() == 2]
+    others = [t for t in p.values() if t.dim() != 2]
+    return torch.optim.AdamW([{"params": matrices, "weight_decay": decay},
+                              {"params": others, "weight_decay": 0.0}],
+                             lr=0.0, betas=(beta1, beta2), eps=eps)
+
+
+def relative(a, b):
+    top = float(np.max(np.abs(b)))
+    gap = float(np.max(np.abs(a - b)))
+    return gap / top if top > 0 else gap
+
+
+def train_step(p, cfg, opt, batch, rate, clip):
+    ids, targets = batch[:, :-1], batch[:, 1:]
+    logits = forward(p, cfg, ids)
+    loss = F.cross_entropy(logits.reshape(-1, cfg["vocab"]), targets.reshape(-1))
+    opt.zero_grad()
+    loss.backward()
+    torch.nn.utils.clip_grad_norm_(list(p.values()), clip)
+    for group in opt.param_groups:
+        group["lr"] = rate
+    opt.step()
+    return loss.item()
+
+
+def replay(directory, skip=None, verbose=False):
+    """The C run's steps in PyTorch (leaving out step `skip`) -> the largest relative
+    differences of a loss and of a tensor after the last step, and that tensor's name."""
+    torch.set_default_dtype(torch.float64)
+    p, cfg = load_weights(os.path.join(directory, "init"), torch.float64)
+    beta1, beta2, eps, decay, clip, _, _, steps, _ = np.load(os.path.join(directory, "config.npy"))
+    batches = torch.tensor(np.load(os.path.join(directory, "batches.npy")), dtype=torch.long)
+    rates = np.load(os.path.join(directory, "rates.npy"))
+    c_losses = np.load(os.path.join(directory, "losses.npy"))
+    opt = optimiser(p, beta1, beta2, eps, decay)
+    worst_loss = 0.0
+    for s in range(int(steps)):
+        if s == skip:
+            continue
+        loss = train_step(p, cfg, opt, batches[s], float(rates[s]), float(clip))
+        gap = abs(loss - c_losses[s]) / abs(c_losses[s])
+        worst_loss = max(worst_loss, gap)
+        if verbose:
+            print("step %2d  loss C %.12f  PyTorch %.12f  relative difference %.2e"
+                  % (s, c_losses[s], loss, gap))
+    worst_param, where = 0.0, ""
+    for name, t in p.items():
+        want = np.load(os.path.join(directory, "after", name + ".npy"))
+        gap = relative(want, t.detach().numpy())
+        if gap >= worst_param:
+            worst_param, where = gap, name
+    return worst_loss, worst_param, where, int(steps)
+
+
+def check(directory, tolerance):
+    worst_loss, worst_param, where, steps = replay(directory, verbose=True)
+    print("largest relative difference of a loss over %d steps: %.2e" % (steps, worst_loss))
+    print("largest relative difference of a tensor after them: %.2e (%s)" % (worst_param, where))
+    ok = worst_loss <= tolerance and worst_param <= tolerance
+    print("G1 %s: PyTorch %s the C training to %g relative"
+          % ("PASS" if ok else "FAIL", "repeats" if ok else "does not repeat", tolerance))
+    _, control, where, _ = replay(directory, skip=steps // 2)
+    holds = control <= tolerance
+    print("   control (PyTorch leaves out step %d): largest tensor difference %.3g (%s): %s"
+          % (steps // 2, control, where, "HOLDS, a defect" if holds else "fails, as it should"))
+    return 0 if ok and not holds else 1
+
+
+def random_model(cfg, dtype, generator):
+    d, m, V = cfg["dim"], cfg["hidden"], cfg["vocab"]
+    shapes = {"tok_emb": (V, d), "pos_emb": (cfg["context"], d), "lnf_g": (d,), "lnf_b": (d,),
+              "Wout": (V, d), "bout": (V,)}
+    for l in range(cfg["layers"]):
+        for n in BLOCK:
+            shapes["l%d.%s" % (l, n)] = {"W1": (m, d), "b1": (m,), "W2": (d, m)}.get(
+                n, (d, d) if n.startswith("W") else (d,))
+    return {n: (0.02 * torch.randn(s, generator=generator, dtype=dtype)).requires_grad_()
+            for n, s in shapes.items()}
+
+
+def bench(csv, layers, heads, dim, context, batch, steps, threads):
+    torch.set_num_threads(threads)
+    cfg = dict(vocab=114, context=context, dim=dim, heads=heads, layers=layers,
+               hidden=4 * dim, post=False)
+    with open(csv, "a") as out:
+        for dtype, label in ((torch.float32, "float32"), (torch.float64, "float64")):
+            torch.set_default_dtype(dtype)
+            gen = torch.Generator().manual_seed(1)
+            p = random_model(cfg, dtype, gen)
+            opt = optimiser(p, 0.9, 0.99, 1e-8, 0.1)
+            data = torch.randint(0, cfg["vocab"], (steps + 2, batch, context + 1), generator=gen)
+            train_step(p, cfg, opt, data[0], 1e-3, 1.0)  # warm-up, not timed
+            t0, c0 = time.perf_counter(), time.process_time()
+            for s in range(steps):
+                train_step(p, cfg, opt, data[s + 1], 1e-3, 1.0)
+            per = (time.perf_counter() - t0) / steps
+            cpu = (time.process_time() - c0) / steps
+            out.write("pytorch %s,%s,%d,%d,%d,%d,%d,%d,,,,%.3f,%.0f,%d,%.3f\n"
+                      % (torch.__version__, label, threads, layers, dim, heads, context, batch,
+                         1e3 * per, batch * context / per, peak_mb(), 1e3 * cpu))
+            print("PyTorch %s %s: %.1f ms a step, %.0f tokens/s; %.1f ms of CPU a step"
+                  % (torch.__version__, label, 1e3 * per, batch * context / per, 1e3 * cpu))
+    return 0
+
+
+def peak_mb():
+    import resource
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024
+
+
+if __name__ == "__main__":
+    if len(sys.argv) == 10 and sys.argv[1] == "--bench":
+        sys.exit(bench(sys.argv[2], *(int(v) for v in sys.argv[3:])))
+    if len(sys.argv) not in (2, 3):
+        sys.exit(__doc__)
+    sys.exit(check(sys.argv[1], float(sys.argv[2]) if len(sys.argv) == 3 else 1e-9))

@@ -1,0 +1,54 @@
+/* Unit tests: AdamW, gradient clipping and the learning-rate schedule,
+ * against their formulas written out for one number. */
+#include <criterion/criterion.h>
+#include <math.h>
+
+#include "adamw.h"
+#include "schedule.h"
+#include "status.h"
+
+Test(adamw, two_steps_follow_the_formula_and_decay_only_weights)
+{
+    double w[2] = {1.0, -2.0}, gw[2] = {0.5, 0.1}, b[1] = {3.0}, gb[1] = {-1.0};
+    tensor_ref t[2] = {{.name = "W", .value = w, .grad = gw, .ndim = 1, .shape = {2}, .size = 2,
+                        .decay = 1},
+                       {.name = "b", .value = b, .grad = gb, .ndim = 1, .shape = {1}, .size = 1}};
+    adamw opt;
+    cr_assert_eq(adamw_init(&opt, t, 2, 0.1), INVENT_OK);
+    double rate = 0.01, m = 0.0, v = 0.0, p = 1.0, q = 3.0, mq = 0.0, vq = 0.0;
+    for (int s = 1; s <= 2; s++) {
+        cr_assert_eq(adamw_step(&opt, t, 2, rate), INVENT_OK);
+        m = 0.9 * m + 0.1 * 0.5, v = 0.95 * v + 0.05 * 0.25;
+        p = p * (1 - rate * 0.1) -
+            rate / (1 - pow(0.9, s)) * m / (sqrt(v) / sqrt(1 - pow(0.95, s)) + 1e-8);
+        mq = 0.9 * mq - 0.1, vq = 0.95 * vq + 0.05;
+        q = q - rate / (1 - pow(0.9, s)) * mq / (sqrt(vq) / sqrt(1 - pow(0.95, s)) + 1e-8);
+    }
+    cr_assert_float_eq(w[0], p, 1e-15);
+    cr_assert_float_eq(b[0], q, 1e-15); /* a bias: no decay */
+    adamw_free(&opt);
+}
+
+Test(adamw, clipping_scales_to_the_maximum_norm_only_above_it)
+{
+    double g[2] = {3.0, 4.0}, v[2] = {0};
+    tensor_ref t = {.value = v, .grad = g, .ndim = 1, .shape = {2}, .size = 2};
+    double before = grad_clip(&t, 1, 10.0); /* the macros below evaluate twice */
+    cr_assert_float_eq(before, 5.0, 1e-15);
+    cr_assert_float_eq(g[0], 3.0, 0);
+    before = grad_clip(&t, 1, 1.0);
+    double after = grad_norm(&t, 1);
+    cr_assert_float_eq(before, 5.0, 1e-15);
+    cr_assert_float_eq(after, 5.0 / (5.0 + 1e-6), 1e-15);
+}
+
+Test(schedule, warm_up_then_half_cosine_then_floor)
+{
+    lr_schedule s = {.peak = 1e-3, .floor = 1e-4, .warmup = 9, .decay = 109};
+    cr_assert_float_eq(lr_at(&s, 0), 1e-4, 1e-18);
+    cr_assert_float_eq(lr_at(&s, 8), 9e-4, 1e-18);
+    cr_assert_float_eq(lr_at(&s, 9), 1e-3, 1e-18);
+    cr_assert_float_eq(lr_at(&s, 59), 5.5e-4, 1e-15);
+    cr_assert_float_eq(lr_at(&s, 109), 1e-4, 1e-18);
+    cr_assert_float_eq(lr_at(&s, 500), 1e-4, 1e-18);
+}

@@ -1,0 +1,140 @@
+/* Unit tests: the stacked model's backward pass against finite differences,
+ * in both arrangements of the norms, and its pieces (embedding, one block). */
+#include <criterion/criterion.h>
+#include <math.h>
+
+#include <gsl/gsl_randist.h>
+
+#include "embedding.h"
+#include "gpt.h"
+#include "gpt_gradcheck.h"
+#include "mat.h"
+#include "rng.h"
+#include "status.h"
+
+static const gpt_shape tiny = {.vocab = 7, .context = 6, .dim = 8, .heads = 2, .layers = 2,
+                               .hidden = 12, .norm = BLOCK_PRE_NORM};
+
+/* a model of shape s at seed, one batch of B x T random tokens -> worst relative error */
+static double model_error(gpt_shape s, unsigned long seed, size_t B, size_t T)
+{
+    gsl_rng *r = rng_new(seed);
+    gpt_weights *w = gpt_new(&s, r), *g = gpt_new(&s, NULL);
+    gpt_trace *tr = gpt_trace_new(w, B, T);
+    cr_assert(w && g && tr);
+    /* gains and biases away from 1 and 0, so that their gradients are tested in general */
+    tensor_ref t[gpt_tensor_count(&s)];
+    gpt_tensors(w, NULL, t);
+    for (size_t k = 0; k < gpt_tensor_count(&s); k++)
+        for (size_t i = 0; t[k].ndim == 1 && i < t[k].size; i++)
+            t[k].value[i] += 0.3 * gsl_ran_gaussian(r, 1.0);
+    size_t x[B * T], y[B * T];
+    for (size_t i = 0; i < B * T; i++) {
+        x[i] = gsl_rng_uniform_int(r, s.vocab);
+        y[i] = gsl_rng_uniform_int(r, s.vocab);
+    }
+    double loss;
+    cr_assert_eq(gpt_forward(w, x, y, tr, &loss), INVENT_OK);
+    cr_assert_eq(gpt_backward(w, x, y, tr, g), INVENT_OK);
+    double e = gpt_gradcheck(w, g, x, y, tr, 0, 1e-5);
+    gpt_trace_free(tr);
+    gpt_free(w);
+    gpt_free(g);
+    gsl_rng_free(r);
+    return e;
+}
+
+Test(gpt, pre_norm_model_gradient_agrees_with_finite_differences)
+{
+    for (unsigned long seed = 1; seed <= 2; seed++) {
+        double e = model_error(tiny, seed, 2, 5);
+        cr_log_info("pre-norm seed %lu: %.2e", seed, e);
+        cr_assert(e < 1e-6, "pre-norm model: relative error %g (seed %lu)", e, seed);
+    }
+}
+
+Test(gpt, post_norm_model_gradient_agrees_with_finite_differences)
+{
+    gpt_shape s = tiny;
+    s.norm = BLOCK_POST_NORM;
+    for (unsigned long seed = 1; seed <= 2; seed++) {
+        double e = model_error(s, seed, 2, 5);
+        cr_assert(e < 1e-6, "post-norm model: relative error %g (seed %lu)", e, seed);
+    }
+}
+
+Test(gpt, one_layer_one_head_full_context)
+{
+    gpt_shape s = tiny;
+    s.layers = 1, s.heads = 1;
+    double e = model_error(s, 3, 1, s.context);
+    cr_assert(e < 1e-6, "relative error %g", e);
+}
+
+Test(gpt, the_largest_gradients_alone_agree_too)
+{
+    gsl_rng *r = rng_new(4);
+    gpt_weights *w = gpt_new(&tiny, r), *g = gpt_new(&tiny, NULL);
+    gpt_trace *tr = gpt_trace_new(w, 1, 6);
+    size_t x[6] = {1, 2, 3, 4, 5, 6}, y[6] = {2, 3, 4, 5, 6, 0};
+    double loss;
+    cr_assert_eq(gpt_forward(w, x, y, tr, &loss), INVENT_OK);
+    cr_assert_eq(gpt_backward(w, x, y, tr, g), INVENT_OK);
+    cr_assert(gpt_gradcheck(w, g, x, y, tr, 3, 1e-5) < 1e-6);
+    gsl_matrix_scale(g->Wout, 1.01); /* a gradient 1% off is caught */
+    cr_assert(gpt_gradcheck(w, g, x, y, tr, 3, 1e-5) > 1e-3);
+    gpt_trace_free(tr);
+    gpt_free(w);
+    gpt_free(g);
+    gsl_rng_free(r);
+}
+
+Test(gpt, tensor_list_covers_every_parameter_once)
+{
+    gsl_rng *r = rng_new(1);
+    gpt_weights *w = gpt_new(&tiny, r);
+    tensor_ref t[gpt_tensor_count(&tiny)];
+    gpt_tensors(w, NULL, t);
+    size_t total = 0;
+    for (size_t k = 0; k < gpt_tensor_count(&tiny); k++)
+        total += t[k].size;
+    cr_assert_eq(total, gpt_param_count(&tiny));
+    cr_assert_str_eq(t[0].name, "tok_emb");
+    cr_assert_str_eq(t[2].name, "l0.Wq");
+    cr_assert_str_eq(t[gpt_tensor_count(&tiny) - 1].name, "bout");
+    gpt_free(w);
+    gsl_rng_free(r);
+}
+
+Test(gpt, refuses_a_context_longer_than_the_positions)
+{
+    gsl_rng *r = rng_new(1);
+    gpt_weights *w = gpt_new(&tiny, r);
+    cr_assert_null(gpt_trace_new(w, 1, tiny.context + 1));
+    gpt_free(w);
+    gsl_rng_free(r);
+}
+
+Test(embedding, rows_add_token_and_position_and_gradients_scatter_back)
+{
+    gsl_rng *r = rng_new(2);
+    gsl_matrix *E = mat_gaussian(5, 3, 1.0, r), *P = mat_gaussian(4, 3, 1.0, r);
+    gsl_matrix *X = gsl_matrix_alloc(6, 3), *dE = gsl_matrix_calloc(5, 3),
+               *dP = gsl_matrix_calloc(4, 3), *dX = gsl_matrix_alloc(6, 3);
+    size_t ids[6] = {4, 0, 4, 1, 1, 2};
+    cr_assert_eq(embedding_forward(E, P, ids, 2, 3, X), INVENT_OK);
+    cr_assert_float_eq(gsl_matrix_get(X, 4, 2), gsl_matrix_get(E, 1, 2) + gsl_matrix_get(P, 1, 2),
+                       1e-15);
+    gsl_matrix_set_all(dX, 1.0);
+    cr_assert_eq(embedding_backward(ids, 2, 3, dX, dE, dP), INVENT_OK);
+    cr_assert_float_eq(gsl_matrix_get(dE, 4, 0), 2.0, 0); /* token 4 appears twice */
+    cr_assert_float_eq(gsl_matrix_get(dE, 3, 0), 0.0, 0);
+    cr_assert_float_eq(gsl_matrix_get(dP, 0, 1), 2.0, 0); /* two sequences */
+    cr_assert_float_eq(gsl_matrix_get(dP, 3, 1), 0.0, 0);
+    ids[5] = 5;
+    cr_assert_eq(embedding_forward(E, P, ids, 2, 3, X), INVENT_ERANGE);
+    gsl_matrix *all[] = {E, P, X, dE, dP, dX};
+    for (size_t k = 0; k < 6; k++)
+        gsl_matrix_free(all[k]);
+    gsl_rng_free(r);
+}

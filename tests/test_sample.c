@@ -1,0 +1,115 @@
+/* Unit tests: generation with the key-value cache gives the logits of the
+ * full forward pass; sampling respects top-k; checkpoints round-trip. */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdio.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "checkpoint.h"
+#include "gpt.h"
+#include "rng.h"
+#include "sample.h"
+#include "status.h"
+
+static const gpt_shape small = {.vocab = 9, .context = 7, .dim = 8, .heads = 2, .layers = 2,
+                                .hidden = 16, .norm = BLOCK_PRE_NORM};
+
+/* the largest difference between cached logits and the last row of a full pass */
+static double cache_gap(gpt_shape s)
+{
+    gsl_rng *r = rng_new(5);
+    gpt_weights *w = gpt_new(&s, r);
+    gpt_cache *c = gpt_cache_new(w);
+    gsl_vector *z = gsl_vector_alloc(s.vocab);
+    size_t tokens[7] = {3, 1, 4, 1, 5, 8, 2};
+    double worst = 0.0;
+    for (size_t t = 0; t < s.context; t++) {
+        cr_assert_eq(gpt_cache_step(w, c, tokens[t], z), INVENT_OK);
+        gpt_trace *tr = gpt_trace_new(w, 1, t + 1);
+        cr_assert_eq(gpt_forward(w, tokens, NULL, tr, NULL), INVENT_OK);
+        for (size_t i = 0; i < s.vocab; i++)
+            worst = fmax(worst, fabs(gsl_matrix_get(gpt_logits(tr), t, i) - z->data[i]));
+        gpt_trace_free(tr);
+    }
+    cr_assert_eq(gpt_cache_step(w, c, 0, z), INVENT_ERANGE);
+    gsl_vector_free(z);
+    gpt_cache_free(c);
+    gpt_free(w);
+    gsl_rng_free(r);
+    return worst;
+}
+
+Test(sample, cached_logits_equal_the_full_pass_pre_norm)
+{
+    cr_assert(cache_gap(small) < 1e-12);
+}
+
+Test(sample, cached_logits_equal_the_full_pass_post_norm)
+{
+    gpt_shape s = small;
+    s.norm = BLOCK_POST_NORM;
+    cr_assert(cache_gap(s) < 1e-12);
+}
+
+Test(sample, top_k_draws_only_among_the_k_largest)
+{
+    gsl_rng *r = rng_new(1);
+    gsl_vector *z = gsl_vector_alloc(5);
+    double v[5] = {0.1, 2.0, -1.0, 1.5, 0.0};
+    for (size_t i = 0; i < 5; i++)
+        gsl_vector_set(z, i, v[i]);
+    for (int k = 0; k < 200; k++) {
+        size_t tok = sample_token(z, 1.0, 2, r);
+        cr_assert(tok == 1 || tok == 3, "drew %zu", tok);
+    }
+    gsl_vector_free(z);
+    gsl_rng_free(r);
+}
+
+Test(sample, generation_runs_past_the_context)
+{
+    gsl_rng *r = rng_new(2);
+    gpt_weights *w = gpt_new(&small, r);
+    gpt_cache *c = gpt_cache_new(w);
+    size_t prompt[2] = {1, 2}, out[20];
+    cr_assert_eq(gpt_generate(w, c, prompt, 2, 20, 1.0, 0, r, out), INVENT_OK);
+    for (size_t i = 0; i < 20; i++)
+        cr_assert(out[i] < small.vocab);
+    gpt_cache_free(c);
+    gpt_free(w);
+    gsl_rng_free(r);
+}
+
+Test(checkpoint, saved_and_loaded_weights_are_identical_and_shapes_are_checked)
+{
+    char dir[64], bad[32];
+    snprintf(dir, sizeof dir, "/tmp/invent-ckpt-%d", (int)getpid());
+    cr_assert_eq(mkdir(dir, 0700), 0);
+    gsl_rng *r = rng_new(3);
+    gpt_weights *w = gpt_new(&small, r), *back = gpt_new(&small, NULL);
+    unsigned char symbols[9] = "abcdefghi";
+    cr_assert_eq(checkpoint_save(dir, w, symbols), INVENT_OK);
+    gpt_shape s;
+    unsigned char got[256];
+    size_t V;
+    cr_assert_eq(checkpoint_peek(dir, &s, got, &V), INVENT_OK);
+    cr_assert(V == 9 && got[8] == 'i' && s.layers == 2 && s.hidden == 16 && s.norm == BLOCK_PRE_NORM);
+    cr_assert_eq(checkpoint_load(dir, back, bad, sizeof bad), INVENT_OK);
+    tensor_ref a[gpt_tensor_count(&small)], b[gpt_tensor_count(&small)];
+    gpt_tensors(w, NULL, a);
+    gpt_tensors(back, NULL, b);
+    for (size_t k = 0; k < gpt_tensor_count(&small); k++)
+        cr_assert_arr_eq(a[k].value, b[k].value, a[k].size * sizeof(double), "%s", a[k].name);
+    gpt_shape wider = small;
+    wider.hidden = 24;
+    gpt_weights *other = gpt_new(&wider, NULL);
+    cr_assert_eq(checkpoint_load(dir, other, bad, sizeof bad), INVENT_ESHAPE);
+    cr_assert_str_eq(bad, "l0.W1");
+    checkpoint_remove(dir, w);
+    cr_assert_neq(access(dir, F_OK), 0, "the folder is gone");
+    gpt_free(other);
+    gpt_free(w);
+    gpt_free(back);
+    gsl_rng_free(r);
+}
