@@ -4,7 +4,7 @@
 #                            print the command to run and exit 2
 #   scripts/deps.sh --check  exit 0 when everything is present, 1 otherwise
 set -u
-PACKAGES="libgsl-dev libopenblas-dev gnuplot-nox fonts-dejavu-core libcriterion-dev pkg-config qpdf poppler-utils libxml2-utils"
+PACKAGES="libgsl-dev libopenblas-dev gnuplot-nox fonts-dejavu-core libcriterion-dev pkg-config qpdf poppler-utils libxml2-utils fortunes"
 
 missing() {
     out=""

@@ -6,13 +6,22 @@
 #define INVENT_LAYER_LEARN_H
 
 #include "adam.h"
+#include "adamw.h"
+#include "checkpoint.h"
+#include "corpus.h"
 #include "fdcheck.h"
+#include "gpt.h"
+#include "gpt_gradcheck.h"
 #include "gradcheck.h"
 #include "learn_bilinear.h"
 #include "learn_recall.h"
 #include "learn_score.h"
+#include "ngram.h"
 #include "params.h"
+#include "sample.h"
+#include "schedule.h"
 #include "tasks.h"
+#include "tensors.h"
 #include "train.h"
 
 #endif

@@ -11,6 +11,7 @@
 #include "block.h"
 #include "decode.h"
 #include "dynamic_weights.h"
+#include "embedding.h"
 #include "factor.h"
 #include "heads.h"
 #include "kvcache.h"

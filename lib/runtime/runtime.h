@@ -7,6 +7,7 @@
 #include "chapter.h"
 #include "check.h"
 #include "cli.h"
+#include "cli_text.h"
 #include "dump.h"
 #include "plot.h"
 #include "report.h"
