@@ -294,8 +294,8 @@ static void recall_section(const invent_opts *o, const sizes *s, const schedule 
                                                          s->seeds, MAX_SEEDS);
     gsl_matrix_view att = gsl_matrix_view_array_with_tda(&res.attention[0][0], sc->n_lengths,
                                                          s->seeds, MAX_SEEDS);
-    chapter_must(dump_matrix(o, "recall_accuracy_recurrent", &rnn.matrix), "dumping L2");
-    chapter_must(dump_matrix(o, "recall_accuracy_attention", &att.matrix), "dumping L2");
+    chapter_dump(o, "recall_accuracy_recurrent", &rnn.matrix);
+    chapter_dump(o, "recall_accuracy_attention", &att.matrix);
     report_text(o, "Parameters: recurrent reader %zu, attention reader %zu (within 25%% of "
                    "each other, as the command line requires).",
                 res.rnn_params, res.attention_params);
@@ -480,9 +480,9 @@ static void score_section(const invent_opts *o, const sizes *s, const schedule *
         res.region[k] = scope_matrix(sec, GRID, GRID);
     for (size_t j = 0; j < s->seeds; j++)
         score_run(o, s, sc, j, &res);
-    chapter_must(dump_matrix(o, "region_product", res.region[0]), "dumping L3");
-    chapter_must(dump_matrix(o, "region_additive", res.region[1]), "dumping L3");
-    chapter_must(dump_matrix(o, "region_additive_bias", res.region[2]), "dumping L3");
+    chapter_dump(o, "region_product", res.region[0]);
+    chapter_dump(o, "region_additive", res.region[1]);
+    chapter_dump(o, "region_additive_bias", res.region[2]);
     score_table(o, s, &res);
     score_checks(s, &res);
     score_narration(o, s, &res);
@@ -828,7 +828,7 @@ static void bilinear_section(const invent_opts *o, const sizes *s, const schedul
         snprintf(name, sizeof name, "lowest_loss_rank%zu", sc->ranks[k]);
         gsl_matrix_view L = gsl_matrix_view_array_with_tda(&res.loss[k][0][0], sc->n_rates,
                                                            s->seeds, MAX_SEEDS);
-        chapter_must(dump_matrix(o, name, &L.matrix), "dumping L4");
+        chapter_dump(o, name, &L.matrix);
     }
     bilinear_table(o, s, sc, &res);
     bilinear_checks(o, s, sc, &res);

@@ -150,6 +150,7 @@ Test(check, a_claims_file_that_cannot_be_written_is_exit_status_three, .init = c
     check_equal("R2", "five steps", 5, 5);
     check_equal("R2", "five steps again", 5, 5);
     cr_assert_eq(check_count_failed(), 0, "a lost line is not a failed claim");
+    cr_assert(check_claims_lost());
     cr_assert_eq(check_finish(), 3);
     fflush(stderr);
     cr_assert_stderr_eq_str("ch99: cannot append the claims to '/dev/full' (No space left on "

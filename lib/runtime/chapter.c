@@ -146,7 +146,11 @@ void chapter_must(int status, const char *what)
     if (status == INVENT_ENOMEM)
         scope_out_of_memory(what);
     fflush(stdout);
-    report_error(program, "%s: %s", what, invent_strerror(status));
+    /* once the claims file is lost (a full disk, a file-size limit), its one
+     * line has said why the run ends with 3; a write failing after it has
+     * the same cause and adds nothing */
+    if (!check_claims_lost())
+        report_error(program, "%s: %s", what, invent_strerror(status));
     fflush(stderr);
     _exit(CHAPTER_EXIT_RUNTIME);
 }

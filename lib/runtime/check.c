@@ -168,6 +168,8 @@ int check_true(const char *id, const char *claim, int ok, const char *detail)
 
 int check_count_run(void) { return state.run; }
 
+int check_claims_lost(void) { return state.claims_lost; }
+
 int check_count_failed(void) { return state.failed; }
 
 int check_finish(void)

@@ -50,6 +50,9 @@ void check_control(const char *id, const char *what);
 int check_count_run(void);
 int check_count_failed(void);
 
+/* Whether a line could not be appended to the claims file (reported once). */
+int check_claims_lost(void);
+
 /* Prints the summary line; returns the exit status: 3 if a line could not be
  * appended to the claims file (reported once), else 0 if all passed, else 1. */
 int check_finish(void);
