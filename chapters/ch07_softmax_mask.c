@@ -2,10 +2,11 @@
  *
  * Chapter 6 gave scores; a layer needs weights. Chapter 3 wrote the dynamic
  * weight as a sum over score functions ("heads") of c_j(x_i, x_L) V_j, and
- * the output as a sum of that over positions i. Swapping the two sums shows
- * that each head takes a weighted sum over positions, so its weights are
- * normalised over the positions (claim S1): an unnormalised weighted sum
- * grows with the length of the sequence, a normalised one does not (S6). The
+ * the output as a sum of that over positions i. Swapping the two sums (an
+ * identity) shows that each head takes a weighted sum over the positions.
+ * Normalised over the positions, each head's weights sum to 1 and its sum
+ * stays bounded as the sequence grows; normalised over the heads, they do
+ * not, and it grows (claim S1), as any unnormalised weighted sum does (S6). The
  * softmax with a temperature does that normalisation (S2), and the scores are
  * divided by sqrt(r) because the variance of q . k grows as r: without the
  * division the softmax saturates as r grows and its gradient vanishes (S7). A
@@ -47,120 +48,166 @@ static example example_new(scope *sc, const sizes *s, gsl_rng *r)
 
 /* ---------------------------------------------------------------- S1 */
 
-/* y: (d) <- sum_i (sum_j C[i][j] V_j) x_i: one dynamic matrix per position
- * (the V_j are whole, contiguous matrices, so each term is one axpy) */
-static void sum_positions_outside(const gsl_matrix *X, const gsl_matrix *C,
-                                  gsl_matrix *const *V, gsl_vector *y)
+/* x_L: (d), H random A_j: (d, d) -> Q: (H, d), row j the query q_j = A_j^T x_L,
+ * so that the score of head j at position i is c_ij = x_L^T A_j x_i = q_j . x_i;
+ * entries of A_j of standard deviation 1/d give scores of unit variance */
+static void head_queries(scope *sc, const gsl_vector *xL, gsl_rng *r, gsl_matrix *Q)
 {
-    size_t d = X->size2;
-    scope *sc = scope_open();
-    gsl_matrix *W = scope_matrix(sc, d, d);
-    gsl_vector_view w = gsl_vector_view_array(W->data, d * d);
-    gsl_vector_set_zero(y);
-    for (size_t i = 0; i < X->size1; i++) {
-        gsl_matrix_set_zero(W);
-        for (size_t j = 0; j < C->size2; j++) {
-            gsl_vector_const_view v = gsl_vector_const_view_array(V[j]->data, d * d);
-            gsl_blas_daxpy(gsl_matrix_get(C, i, j), &v.vector, &w.vector);
-        }
-        gsl_vector_const_view x = gsl_matrix_const_row(X, i);
-        gsl_blas_dgemv(CblasNoTrans, 1.0, W, &x.vector, 1.0, y);
+    size_t d = Q->size2;
+    for (size_t j = 0; j < Q->size1; j++) {
+        gsl_matrix *A = scope_keep_matrix(sc, mat_gaussian(d, d, 1.0 / (double)d, r));
+        gsl_vector_view q = gsl_matrix_row(Q, j);
+        gsl_blas_dgemv(CblasTrans, 1.0, A, xL, 0.0, &q.vector);
     }
-    scope_close(sc);
 }
 
-/* y: (d) <- sum_j V_j (sum_i C[i][j] x_i): each head sums over positions */
-static void sum_heads_outside(const gsl_matrix *X, const gsl_matrix *C, gsl_matrix *const *V,
-                              gsl_vector *y)
+/* X: (T, d), Q: (H, d) -> W: (H, T), the scores c_ij with each head's row
+ * normalised by a softmax over the positions, or each position's column over
+ * the heads; Wt: (T, H) scratch */
+static void head_weights(const gsl_matrix *X, const gsl_matrix *Q, int over_heads, gsl_matrix *W,
+                         gsl_matrix *Wt)
 {
-    scope *sc = scope_open();
-    gsl_vector *u = scope_vector(sc, X->size2);
-    gsl_vector_set_zero(y);
-    for (size_t j = 0; j < C->size2; j++) {
-        gsl_vector_const_view c = gsl_matrix_const_column(C, j);
-        gsl_blas_dgemv(CblasTrans, 1.0, X, &c.vector, 0.0, u);
-        gsl_blas_dgemv(CblasNoTrans, 1.0, V[j], u, 1.0, y);
+    gsl_blas_dgemm(CblasNoTrans, CblasTrans, 1.0, Q, X, 0.0, W);
+    if (!over_heads) {
+        chapter_must(softmax_rows(W, 1.0), "normalising over the positions");
+        return;
     }
-    scope_close(sc);
-}
-
-/* C: (T, H) <- c_ij = x_L^T A_j x_i = x_i . (A_j^T x_L), x_L the last token,
- * A_j random */
-static void head_scores(const gsl_matrix *X, gsl_rng *r, gsl_matrix *C)
-{
-    size_t T = X->size1, d = X->size2;
-    scope *sc = scope_open();
-    gsl_matrix *A = scope_matrix(sc, d, d);
-    gsl_vector *q = scope_vector(sc, d);
-    gsl_vector_const_view xL = gsl_matrix_const_row(X, T - 1);
-    for (size_t j = 0; j < C->size2; j++) {
-        gsl_vector_view c = gsl_matrix_column(C, j);
-        rng_fill_gaussian(A, r, 1.0 / sqrt((double)d));
-        gsl_blas_dgemv(CblasTrans, 1.0, A, &xL.vector, 0.0, q);
-        gsl_blas_dgemv(CblasNoTrans, 1.0, X, q, 0.0, &c.vector);
-    }
-    scope_close(sc);
-}
-
-/* C: (T, H) -> a copy with each column (one head over the positions)
- * normalised by a softmax, or each row (one position over the heads) */
-static gsl_matrix *normalised(scope *sc, const gsl_matrix *C, int over_positions)
-{
-    gsl_matrix *W = scope_matrix(sc, over_positions ? C->size2 : C->size1,
-                                 over_positions ? C->size1 : C->size2);
-    if (over_positions)
-        gsl_matrix_transpose_memcpy(W, C);
-    else
-        gsl_matrix_memcpy(W, C);
-    chapter_must(softmax_rows(W, 1.0), "normalising the weights");
-    if (!over_positions)
-        return W;
-    gsl_matrix *Wt = scope_matrix(sc, C->size1, C->size2);
     gsl_matrix_transpose_memcpy(Wt, W);
-    return Wt;
+    chapter_must(softmax_rows(Wt, 1.0), "normalising over the heads");
+    gsl_matrix_transpose_memcpy(W, Wt);
 }
 
-/* The swap of sums builds one d x d matrix per position and head; 16 heads keep
- * the top of the ranges (T = 512, d = 256) to a few seconds. */
+/* W: (H, T) -> the largest |sum_i w_ji - 1| over the heads j; sums[0], sums[1]
+ * the smallest and the largest head's sum */
+static double head_sum_error(const gsl_matrix *W, double sums[2])
+{
+    double worst = 0.0;
+    sums[0] = INFINITY;
+    sums[1] = -INFINITY;
+    for (size_t j = 0; j < W->size1; j++) {
+        double sum = 0.0;
+        for (size_t i = 0; i < W->size2; i++)
+            sum += gsl_matrix_get(W, j, i);
+        worst = fmax(worst, fabs(sum - 1.0));
+        sums[0] = fmin(sums[0], sum);
+        sums[1] = fmax(sums[1], sum);
+    }
+    return worst;
+}
+
+enum { HEAD_POINTS = 8, HEAD_DRAWS = 4096 }; /* T = 4, 8, .. 512 */
+
+/* T, Q: (H, d) -> root mean square norm of the heads' weighted sums u_j =
+ * sum_i w_ji x_i over HEAD_DRAWS / T draws (at least 8) of T fresh tokens
+ * x_i ~ N(0, I): norms[0] with the weights normalised over the positions,
+ * norms[1] over the heads */
+static void head_sum_norms(size_t T, const gsl_matrix *Q, gsl_rng *r, double norms[2])
+{
+    size_t H = Q->size1, d = Q->size2, draws = HEAD_DRAWS / T > 8 ? HEAD_DRAWS / T : 8;
+    scope *sc = scope_open();
+    gsl_matrix *X = scope_matrix(sc, T, d), *W = scope_matrix(sc, H, T);
+    gsl_matrix *Wt = scope_matrix(sc, T, H), *U = scope_matrix(sc, H, d);
+    double sq[2] = {0.0, 0.0};
+    for (size_t k = 0; k < draws; k++) {
+        rng_fill_gaussian(X, r, 1.0);
+        for (int over_heads = 0; over_heads < 2; over_heads++) {
+            head_weights(X, Q, over_heads, W, Wt);
+            gsl_blas_dgemm(CblasNoTrans, CblasNoTrans, 1.0, W, X, 0.0, U); /* row j: u_j */
+            sq[over_heads] += mat_frobenius(U) * mat_frobenius(U);
+        }
+    }
+    for (int f = 0; f < 2; f++)
+        norms[f] = sqrt(sq[f] / (double)(draws * H));
+    scope_close(sc);
+}
+
+/* S1, first half: whose weights sum to 1, at the example's T tokens. */
+static void head_sums(const invent_opts *o, const gsl_matrix *X, const gsl_matrix *Q)
+{
+    size_t T = X->size1, H = Q->size1;
+    scope *sc = scope_open();
+    gsl_matrix *W = scope_matrix(sc, H, T), *Wt = scope_matrix(sc, T, H);
+    double positions[2], heads[2], err_positions, err_heads;
+    head_weights(X, Q, 0, W, Wt);
+    err_positions = head_sum_error(W, positions);
+    double tol = rounding_tolerance(T, W);
+    head_weights(X, Q, 1, W, Wt);
+    err_heads = head_sum_error(W, heads);
+    report_line(o, "  each head's weights, summed over the %zu positions:", T);
+    report_line(o, "    normalised over the positions: from %.6f to %.6f", positions[0],
+                positions[1]);
+    report_line(o, "    normalised over the heads:     from %.6f to %.6f (together T = %zu)",
+                heads[0], heads[1], T);
+    report_line(o, "%s", "");
+    check_at_most("S1", "normalised over the positions, each head's weights sum to 1 (largest "
+                        "|sum - 1| over the heads)", err_positions, tol);
+    check_control("S1", "weights normalised over the heads, each position's summing to 1");
+    check_at_most("S1", NULL, err_heads, tol);
+    scope_close(sc);
+}
+
+/* S1, second half: a head's weighted sum against T, both normalisations. */
+static void head_growth(const invent_opts *o, const gsl_matrix *Q, gsl_rng *r)
+{
+    report_line(o, "%s", "");
+    report_text(o, "A head whose weights do not sum to 1 adds up more of its inputs the more "
+                   "positions there are. Root mean square norm of u_j over the heads and over "
+                   "%d/T draws (at least 8) of T fresh tokens, x_L kept, and the exponent p of "
+                   "norm ~ T^p fitted on a log-log scale:", HEAD_DRAWS);
+    double Ts[HEAD_POINTS], norms[2][HEAD_POINTS], slope[2];
+    report_line(o, "        T   over the positions   over the heads");
+    for (int k = 0; k < HEAD_POINTS; k++) {
+        double both[2];
+        Ts[k] = 4.0 * pow(2.0, k);
+        head_sum_norms((size_t)Ts[k], Q, r, both);
+        norms[0][k] = both[0];
+        norms[1][k] = both[1];
+        report_line(o, "  %7.0f   %18.3f   %14.3f", Ts[k], both[0], both[1]);
+    }
+    for (int f = 0; f < 2; f++)
+        chapter_must(growth_exponent(Ts, norms[f], HEAD_POINTS, &slope[f]), "fitting");
+    report_line(o, "  fitted p   %18.3f   %14.3f", slope[0], slope[1]);
+    report_line(o, "%s", "");
+    check_at_most("S1", "normalised over the positions, a head's weighted sum grows with T at "
+                        "most as T^(1/4), half the exponent of a random walk (fitted)",
+                  slope[0], 0.25);
+    check_control("S1", "normalised over the heads");
+    check_at_most("S1", NULL, slope[1], 0.25);
+    report_line(o, "%s", "");
+}
+
+/* At most 16 heads: the growth of S1 scores 16 x 4096 tokens of up to 256
+ * numbers for each of its 8 lengths. */
 #define MAX_HEADS 16
 
-static void swap_section(const invent_opts *o, const example *m, size_t H, gsl_rng *r)
+/* S1: a head's weights are normalised over the positions, not over the heads. */
+static void heads_section(const invent_opts *o, const example *m, size_t H, gsl_rng *r)
 {
     size_t T = m->X->size1, d = m->X->size2;
     report_section(o, "Over positions, not over heads");
-    report_text(o, "Chapter 3 built the weight from input x_i as a sum over H score functions, "
-                   "sum_j c_ij V_j, and the output of the last token as a sum of those weights "
-                   "applied to every x_i. That is a double sum over positions i and heads j. "
-                   "Summed the other way round it reads sum_j V_j (sum_i c_ij x_i): each head "
-                   "first forms a weighted sum of the positions, then maps it with its own V_j. "
-                   "So the weights a head must normalise are its c_ij over the positions i, one "
-                   "distribution per head, not over the heads. Here with H = %zu head%s, T = %zu "
-                   "tokens of size %zu:", H, H == 1 ? "" : "s", T, d);
+    report_text(o, "Chapter 3 built the weight from input x_i as a sum over H score functions "
+                   "(heads), sum_j c_ij V_j, and the output of the last token x_L as those "
+                   "weights applied to every x_i and summed over the positions: sum_i sum_j "
+                   "c_ij V_j x_i. A finite double sum does not depend on its order, so this is "
+                   "also sum_j V_j u_j with u_j = sum_i c_ij x_i: each head first forms a "
+                   "weighted sum of the positions, then maps it with its own V_j. That regrouping "
+                   "is an identity, true of any coefficients; it shows what a head computes, "
+                   "not how to normalise. Normalising is a choice: a softmax of c_ij over the "
+                   "heads j, so that each position's weights sum to 1, or over the positions i, "
+                   "so that each head's do. Here H = %zu, T = %zu tokens of size d = %zu, and "
+                   "scores c_ij = x_L^T A_j x_i of unit variance (A_j random):", H, T, d);
     scope *sc = scope_open();
-    gsl_matrix *C = scope_matrix(sc, T, H), *V[MAX_HEADS];
-    gsl_vector *y1 = scope_vector(sc, d), *y2 = scope_vector(sc, d), *y3 = scope_vector(sc, d);
-    head_scores(m->X, r, C);
-    for (size_t j = 0; j < H; j++)
-        V[j] = scope_keep_matrix(sc, mat_gaussian(d, d, 1.0 / sqrt((double)d), r));
-    sum_positions_outside(m->X, C, V, y1);
-    sum_heads_outside(m->X, C, V, y2);
-    gsl_matrix_view a = gsl_matrix_view_vector(y1, 1, d), b = gsl_matrix_view_vector(y2, 1, d);
-    double tol = rounding_tolerance(T * H + d, &b.matrix);
-    check_matrix_close("S1", "sum over positions of (sum over heads) equals sum over heads of "
-                             "(sum over positions), unnormalised", &a.matrix, &b.matrix, tol);
-    sum_positions_outside(m->X, normalised(sc, C, 1), V, y1);
-    sum_heads_outside(m->X, normalised(sc, C, 1), V, y2);
-    sum_positions_outside(m->X, normalised(sc, C, 0), V, y3);
-    gsl_matrix_view c = gsl_matrix_view_vector(y3, 1, d);
-    tol = rounding_tolerance(T * H + d, &b.matrix);
-    check_matrix_close("S1", "with each head's weights normalised over the positions (a softmax), "
-                             "the two orders still agree", &a.matrix, &b.matrix, tol);
-    check_control("S1", "each position's weights normalised over the heads instead");
-    check_matrix_close("S1", NULL, &c.matrix, &b.matrix, tol);
-    report_line(o, "%s", "");
-    report_text(o, "Normalising is where the choice shows: weights normalised over the heads "
-                   "make another layer than weights normalised over the positions. The next "
-                   "section shows why the positions are the right choice.");
+    gsl_matrix *Q = scope_matrix(sc, H, d);
+    gsl_vector_const_view xL = gsl_matrix_const_row(m->X, T - 1);
+    head_queries(sc, &xL.vector, r, Q);
+    head_sums(o, m->X, Q);
+    head_growth(o, Q, r);
+    report_text(o, "Normalised over the heads, a head's weights add up to T/H on average, and "
+                   "its sum grows with T like the unnormalised sums of the next section (S6). "
+                   "Normalised over the positions, each head takes a weighted average, which can "
+                   "exceed no token's norm: it falls while the average smooths the noise, and "
+                   "where a few large scores dominate (small d) it creeps up slowly, with the "
+                   "largest of T tokens, about sqrt(2 log T) per coordinate.");
     scope_close(sc);
 }
 
@@ -754,7 +801,7 @@ int main(int argc, char **argv)
         {"dim", CLI_SIZE, &s.dim, 1, 256, "size d of a token"},
         {"rank", CLI_SIZE, &s.rank, 1, 256, "size r of queries and keys (at most --dim)"},
         {"heads", CLI_SIZE, &s.heads, 1, MAX_HEADS,
-         "score functions H in the swap of sums (it builds T H d x d matrices)"},
+         "score functions (heads) H of S1"},
     };
     const cli_spec spec = {"ch07", "Chapter 7: softmax over positions, why normalise, the "
                                    "1/sqrt(r) scale, the causal mask.",
@@ -771,7 +818,7 @@ int main(int argc, char **argv)
     scope *sc = scope_open();
     gsl_rng *r = scope_keep_rng(sc, rng_new(o.seed));
     example m = example_new(sc, &s, r);
-    swap_section(&o, &m, s.heads, r);
+    heads_section(&o, &m, s.heads, r);
     growth_section(&o, r);
     temperature_section(&o, &m);
     scale_section(&o, r);
