@@ -118,7 +118,7 @@ static void shared_section(const invent_opts *o, const gsl_matrix *X, gsl_rng *r
                    "the other way, x_L^T A_j x_i = (A_j^T x_L) . x_i: the function's matrix goes "
                    "into the query of the new token, and what is cached is the raw token x_i, "
                    "the same for every function. Here %d functions score the %zu tokens both "
-                   "ways, one token at a time, every multiply-add counted as it runs.", FUNCS, T);
+                   "ways, one token at a time, each decode tallying the products its loops perform.", FUNCS, T);
     scope *sc = scope_open();
     const gsl_matrix *A[FUNCS], *At[FUNCS];
     gsl_matrix *want[FUNCS], *got[FUNCS], *wrong[FUNCS];

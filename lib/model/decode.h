@@ -1,7 +1,9 @@
 /* Decoding one token at a time: each new token is scored against a cache of
- * what was kept for every earlier token (and itself), in three forms, with
- * every multiply-add counted as it runs, so that the forms' costs are
- * measured rather than assumed:
+ * what was kept for every earlier token (and itself), in three forms. Each
+ * keeps a tally as it runs, adding the size of every product its loops
+ * perform: bookkeeping of the loops that ran (how many products of which
+ * size), not a count of machine instructions, so that the forms' costs come
+ * from what runs rather than from a formula:
  *   bilinear  one (d, d) matrix A: keys A x_i cached, d numbers a token;
  *   factored  W_q, W_k of shape (r, d): keys W_k x_i cached, r numbers;
  *   shared    H free matrices A_j and one cache of the raw tokens x_i for all
@@ -15,7 +17,7 @@
 
 #include <gsl/gsl_matrix.h>
 
-/* What one decode took, counted while it ran. */
+/* What one decode's loops performed, tallied as they ran. */
 typedef struct {
     uint64_t scores; /* query . key dot products */
     uint64_t proj;   /* multiply-adds that made queries and keys */
