@@ -687,10 +687,12 @@ static void waste_section(const invent_opts *o, const example *m)
 {
     size_t T = m->X->size1;
     report_section(o, "What the matrix form wastes");
-    report_text(o, "The matrix form computes all T^2 scores and the mask then discards those "
-                   "above the diagonal, T(T-1)/2 of them: nearly half the work for long "
-                   "sequences. It is still the form real systems use, because one large matrix "
-                   "product runs far faster than T small ones.");
+    report_text(o, "The matrix form as written computes all T^2 scores, and the mask then "
+                   "discards those above the diagonal, T(T-1)/2 of them: for long sequences, "
+                   "half the scores. Fast kernels keep its large matrix products but skip the "
+                   "blocks of scores that the mask hides entirely (chapter 11's kernels do), "
+                   "and a model that writes one token at a time scores only that token's row "
+                   "against its cache (chapter 5), never the masked part.");
     report_line(o, "       T          scores          masked   wasted fraction");
     size_t Ts[5] = {2, 16, 128, 512}, n = 4;
     if (T != 2 && T != 16 && T != 128 && T != 512)
