@@ -307,23 +307,54 @@ static void growth_section(const invent_opts *o, gsl_rng *r)
 
 static double tau_at(int k) { return pow(10.0, -2.0 + k / 20.0); }
 
-/* w: (T) <- softmax(s / tau); -> distances to the one-hot of the largest
- * score and to uniform (largest entry difference), and |sum - 1| */
-static void weights_at(const gsl_vector *s, double tau, gsl_vector *w, double *to_onehot,
-                       double *to_uniform, double *sum_err)
+/* s: (T), tau -> w: (T) = softmax(s / tau) */
+static void soften(const gsl_vector *s, double tau, gsl_vector *w)
 {
     gsl_vector_memcpy(w, s);
     chapter_must(softmax_vector(w, tau), "taking the softmax");
-    size_t top = gsl_vector_max_index(s), T = s->size;
-    double sum = 0.0;
-    *to_onehot = *to_uniform = 0.0;
-    for (size_t i = 0; i < T; i++) {
-        double v = gsl_vector_get(w, i);
-        sum += v;
-        *to_onehot = fmax(*to_onehot, fabs(v - (i == top)));
-        *to_uniform = fmax(*to_uniform, fabs(v - 1.0 / (double)T));
+}
+
+/* s: (T), tau -> w = softmax(s / tau) and its distance to the one-hot of the
+ * largest score: the sum of the other weights, 1 - max_i w_i */
+static double to_onehot(const gsl_vector *s, double tau, gsl_vector *w)
+{
+    size_t top = gsl_vector_max_index(s);
+    soften(s, tau, w);
+    double rest = 0.0;
+    for (size_t i = 0; i < w->size; i++)
+        rest += i == top ? 0.0 : gsl_vector_get(w, i);
+    return rest;
+}
+
+/* s: (T), tau -> w = softmax(s / tau) and its distance to uniform weights,
+ * max_i |w_i - 1/T| */
+static double to_uniform(const gsl_vector *s, double tau, gsl_vector *w)
+{
+    soften(s, tau, w);
+    double worst = 0.0;
+    for (size_t i = 0; i < w->size; i++)
+        worst = fmax(worst, fabs(gsl_vector_get(w, i) - 1.0 / (double)w->size));
+    return worst;
+}
+
+typedef double (*distance_fn)(const gsl_vector *s, double tau, gsl_vector *w);
+
+/* s: (T) -> the tau between lo and hi at which distance(s, tau) crosses eps,
+ * by bisection on log tau; NAN when it does not cross between them */
+static double crossing(distance_fn distance, const gsl_vector *s, gsl_vector *w, double lo,
+                       double hi, double eps)
+{
+    int near_lo = distance(s, lo, w) <= eps;
+    if (near_lo == (distance(s, hi, w) <= eps))
+        return NAN;
+    for (int k = 0; k < 100; k++) {
+        double mid = sqrt(lo * hi);
+        if ((distance(s, mid, w) <= eps) == near_lo)
+            lo = mid;
+        else
+            hi = mid;
     }
-    *sum_err = fabs(sum - 1.0);
+    return sqrt(lo * hi);
 }
 
 /* s: (T) -> the largest |sum_i exp((s_i - max s) / tau) - 1| over the tau grid:
@@ -376,17 +407,16 @@ static void plot_temperature(const invent_opts *o, const gsl_vector *s, gsl_vect
     plot_set(p, "rest_low", order[T - 1].score);
     plot_set(p, "tau_scaled", tau_scaled);
     plot_set(q, "T", (double)T);
-    double a, b, c;
     for (size_t k = 0; k < T; k++) {
         plot_block(p, "tau  weight_of_this_position  score (blocks from the largest score down)");
         for (int j = 0; j < N_TAU; j++) {
-            weights_at(s, tau_at(j), w, &a, &b, &c);
+            soften(s, tau_at(j), w);
             PLOT_ROW(p, tau_at(j), gsl_vector_get(w, order[k].pos), order[k].score);
         }
     }
     plot_block(q, "tau  entropy_nats");
     for (int k = 0; k < N_TAU; k++) {
-        weights_at(s, tau_at(k), w, &a, &b, &c);
+        soften(s, tau_at(k), w);
         PLOT_ROW(q, tau_at(k), softmax_entropy(w));
     }
     plot_render(p, "ch07_temperature.gp");
@@ -396,13 +426,13 @@ static void plot_temperature(const invent_opts *o, const gsl_vector *s, gsl_vect
 /* s: (T) the scores -> the tau grid's table; S2's checks along it */
 static void temperature_grid(const invent_opts *o, const gsl_vector *s, gsl_vector *w)
 {
-    double worst_sum = 0.0, onehot, uniform, err, prev_top = INFINITY, prev_entropy = 0.0;
+    double worst_sum = 0.0, prev_top = INFINITY, prev_entropy = 0.0;
     int monotone = 1;
     report_line(o, "     tau   largest weight   entropy (nats)");
     for (int k = 0; k < N_TAU; k++) {
-        weights_at(s, tau_at(k), w, &onehot, &uniform, &err);
+        soften(s, tau_at(k), w);
         double largest = gsl_vector_max(w), entropy = softmax_entropy(w);
-        worst_sum = fmax(worst_sum, err);
+        worst_sum = fmax(worst_sum, fabs(gsl_blas_dasum(w) - 1.0)); /* w >= 0 */
         monotone &= largest <= prev_top + 1e-15 && entropy >= prev_entropy - 1e-15;
         prev_top = largest;
         prev_entropy = entropy;
@@ -417,6 +447,71 @@ static void temperature_grid(const invent_opts *o, const gsl_vector *s, gsl_vect
     check_true("S2", "along the tau grid, the weights move steadily from one-hot to uniform",
                monotone, monotone ? "the largest weight falls and the entropy rises with tau"
                                   : "not monotone in tau");
+}
+
+#define COLD_EPS 1e-9 /* how close to one-hot counts as reached */
+#define HOT_EPS 1e-6  /* how close to 1/T, relative to 1/T, counts as uniform */
+
+/* S2, tau -> 0: the tau at which the weights come within COLD_EPS of the
+ * one-hot, against the gap between the two largest scores. */
+static void cold_limit(const invent_opts *o, const gsl_vector *s, gsl_vector *w)
+{
+    size_t T = s->size, top = gsl_vector_max_index(s), second = top ? 0 : 1;
+    for (size_t i = 0; i < T; i++)
+        if (i != top && gsl_vector_get(s, i) > gsl_vector_get(s, second))
+            second = i;
+    double gap = gsl_vector_get(s, top) - gsl_vector_get(s, second);
+    double predicted = gap / log(1.0 / COLD_EPS);
+    double tau = crossing(to_onehot, s, w, predicted / 1e3, predicted * 1e3, COLD_EPS);
+    scope *sc = scope_open();
+    gsl_vector *tied = scope_vector(sc, T);
+    gsl_vector_memcpy(tied, s);
+    gsl_vector_set(tied, second, gsl_vector_get(s, top));
+    double tau_tied = crossing(to_onehot, tied, w, predicted / 1e3, predicted * 1e3, COLD_EPS);
+    /* T - 1 other scores, each at least the gap below, can only pull tau down */
+    double tol = log((double)(T - 1)) / (log(1.0 / COLD_EPS) + log((double)(T - 1))) + 1e-6;
+    report_line(o, "  tau -> 0: within 1e-9 of the one-hot at tau = %.4g; predicted from the gap "
+                   "between the two largest scores, gap / ln(10^9) = %.4g", tau, predicted);
+    check_close("S2", "tau -> 0: the tau at which the weights come within 1e-9 of the one-hot of "
+                      "the largest score, over gap / ln(10^9) (ratio; the tolerance grows with T)",
+                tau / predicted, 1.0, tol);
+    check_control("S2", "the two largest scores tied: the weights stay at least 1/2 from a one-hot");
+    check_close("S2", NULL, tau_tied / predicted, 1.0, tol);
+    scope_close(sc);
+}
+
+/* S2, tau -> infinity: the tau at which the weights come within HOT_EPS / T
+ * of 1/T, against the first-order prediction max_i |s_i - mean s| / HOT_EPS,
+ * and the entropy there; the control masks the lowest score. */
+static void hot_limit(const invent_opts *o, const gsl_vector *s, gsl_vector *w)
+{
+    size_t T = s->size;
+    double mean = gsl_stats_mean(s->data, s->stride, T), spread = 0.0;
+    for (size_t i = 0; i < T; i++)
+        spread = fmax(spread, fabs(gsl_vector_get(s, i) - mean));
+    double predicted = spread / HOT_EPS, eps = HOT_EPS / (double)T;
+    double tau = crossing(to_uniform, s, w, predicted / 1e3, predicted * 1e3, eps);
+    soften(s, tau, w);
+    double entropy = softmax_entropy(w);
+    scope *sc = scope_open();
+    gsl_vector *masked = scope_vector(sc, T);
+    gsl_vector_memcpy(masked, s);
+    gsl_vector_set(masked, gsl_vector_min_index(s), -INFINITY);
+    double tau_masked = crossing(to_uniform, masked, w, predicted / 1e3, predicted * 1e3, eps);
+    soften(masked, tau, w);
+    double entropy_masked = softmax_entropy(w);
+    report_line(o, "  tau -> infinity: within 10^-6 / T of 1/T at tau = %.6g; predicted to first "
+                   "order, max |s_i - mean s| / 10^-6 = %.6g", tau, predicted);
+    report_line(o, "%s", "");
+    check_close("S2", "tau -> infinity: the tau at which every weight comes within 10^-6 / T of 1/T, "
+                      "over the first-order prediction (ratio)", tau / predicted, 1.0, 1e-4);
+    check_control("S2", "one position masked, score -infinity: its weight stays 0");
+    check_close("S2", NULL, tau_masked / predicted, 1.0, 1e-4);
+    check_close("S2", "... and there the entropy reaches log T, its largest possible value",
+                entropy, log((double)T), 1e-9);
+    check_control("S2", "one position masked: log(T - 1) at most");
+    check_close("S2", NULL, entropy_masked, log((double)T), 1e-9);
+    scope_close(sc);
 }
 
 static void temperature_section(const invent_opts *o, const example *m)
@@ -434,18 +529,16 @@ static void temperature_section(const invent_opts *o, const example *m)
                    "alone; hot (tau -> infinity) it spreads evenly. The scores below are the "
                    "last token's, against all %zu positions.", T);
     temperature_grid(o, s, w);
-    double sorted_gap = INFINITY, top = gsl_vector_max(s), onehot, uniform, err;
-    for (size_t i = 0; i < T; i++)
-        if (gsl_vector_get(s, i) < top)
-            sorted_gap = fmin(sorted_gap, top - gsl_vector_get(s, i));
-    weights_at(s, sorted_gap / 50.0, w, &onehot, &uniform, &err);
-    check_at_most("S2", "tau -> 0: at tau = (gap between the two largest scores) / 50 the "
-                        "weights are the one-hot of the largest score", onehot, 1e-20);
-    weights_at(s, 1e6 * (top - gsl_vector_min(s)), w, &onehot, &uniform, &err);
-    check_at_most("S2", "tau -> infinity: at tau = 10^6 x (score range) the weights are "
-                        "uniform, 1/T each", uniform, 1e-6);
-    check_close("S2", "... and their entropy reaches log T, its largest possible value",
-                softmax_entropy(w), log((double)T), 1e-9);
+    report_line(o, "%s", "");
+    report_text(o, "How fast each limit comes can be predicted. Cold, every other weight is at "
+                   "most exp(-gap / tau) times the largest, the gap being that between the two "
+                   "largest scores: the weights should come within 10^-9 of the one-hot near "
+                   "tau = gap / ln(10^9). Hot, each weight is (1 + (s_i - mean s) / tau) / T to "
+                   "first order: they should come within 10^-6 / T of 1/T near tau = "
+                   "max |s_i - mean s| / 10^-6. Each tau is found by bisection on the softmax "
+                   "itself:");
+    cold_limit(o, s, w);
+    hot_limit(o, s, w);
     plot_temperature(o, s, w, sqrt((double)m->Wq->size1));
     scope_close(sc);
 }
