@@ -835,57 +835,137 @@ static int all_finite(const gsl_vector *w, double *sum)
     return finite;
 }
 
-/* S5: huge scores, masked rows, and whole attention at huge scores. */
-static void stability_section(const invent_opts *o, const example *m)
+/* w: (n) scores -> w: (n) weights exp(s_i - c) / sum_j exp(s_j - c), with
+ * c = max s when `shifted`, else c = 0: the softmax as first written down,
+ * with no care for infinities (the controls of S5) */
+static void textbook_softmax(gsl_vector *w, int shifted)
 {
-    report_section(o, "Scores of plus and minus ten thousand");
-    double s[] = {1e4, -1e4, 1e4 - 1.0, 0.0, -1e4, 5e3}, naive[6], total = 0.0, sum = NAN;
-    const size_t n = sizeof s / sizeof s[0];
-    for (size_t i = 0; i < n; i++)
-        total += naive[i] = exp(s[i]);
-    for (size_t i = 0; i < n; i++)
-        naive[i] /= total;
+    double c = shifted ? gsl_vector_max(w) : 0.0, total = 0.0;
+    for (size_t i = 0; i < w->size; i++) {
+        gsl_vector_set(w, i, exp(gsl_vector_get(w, i) - c));
+        total += gsl_vector_get(w, i);
+    }
+    for (size_t i = 0; i < w->size; i++) /* divided, so that inf / inf is NaN */
+        gsl_vector_set(w, i, gsl_vector_get(w, i) / total);
+}
+
+/* S5: scores of +-1e4, with the largest subtracted and without. */
+static void huge_scores(const invent_opts *o)
+{
+    enum { N = 6 };
+    const double scores[N] = {1e4, -1e4, 1e4 - 1.0, 0.0, -1e4, 5e3};
+    double weights[N], naive[N], sum = NAN, naive_sum = NAN;
+    gsl_vector_const_view s = gsl_vector_const_view_array(scores, N);
+    gsl_vector_view w = gsl_vector_view_array(weights, N), v = gsl_vector_view_array(naive, N);
+    gsl_vector_memcpy(&v.vector, &s.vector);
+    textbook_softmax(&v.vector, 0);
     report_text(o, "exp(10^4) is far beyond the largest double (about 1.8 x 10^308): it is "
                    "infinity, and the naive softmax exp(s_i) / sum_j exp(s_j) divides infinity "
                    "by infinity: the first weight comes out as %s. Subtracting the row's largest "
                    "score first changes no weight, since the factor exp(-max) cancels, and "
                    "leaves exponents <= 0, which cannot overflow.",
                 isnan(naive[0]) ? "NaN, not a number" : "a number");
-    gsl_vector_view w = gsl_vector_view_array(s, n), v = gsl_vector_view_array(naive, n);
+    gsl_vector_memcpy(&w.vector, &s.vector);
     chapter_must(softmax_vector(&w.vector, 1.0), "taking the softmax");
     int finite = all_finite(&w.vector, &sum);
     report_line(o, "  scores  1e4, -1e4, 1e4 - 1, 0, -1e4, 5e3");
-    report_line(o, "  weights %.6g, %.3g, %.6g, %.3g, %.3g, %.3g", s[0], s[1], s[2], s[3], s[4], s[5]);
+    report_line(o, "  weights %.6g, %.3g, %.6g, %.3g, %.3g, %.3g", weights[0], weights[1],
+                weights[2], weights[3], weights[4], weights[5]);
     report_line(o, "%s", "");
     check_true("S5", "scores of +-1e4 give finite weights", finite,
                finite ? "every weight is a finite number" : "a weight is NaN or infinite");
     check_control("S5", "the naive softmax, exp(s_i) / sum_j exp(s_j)");
-    check_true("S5", NULL, all_finite(&v.vector, &total),
+    check_true("S5", NULL, all_finite(&v.vector, &naive_sum),
                isnan(naive[0]) ? "the first weight is NaN" : "every weight is finite");
     check_close("S5", "... that sum to 1", sum, 1.0, 1e-15);
     check_close("S5", "... and are right: the two top scores, 1 apart, share 1/(1+e^-1) and "
-                      "e^-1/(1+e^-1)", s[0], 1.0 / (1.0 + exp(-1.0)), 1e-15);
+                      "e^-1/(1+e^-1)", weights[0], 1.0 / (1.0 + exp(-1.0)), 1e-15);
+}
+
+/* S5: a row in which every score is masked. */
+static void masked_row(const invent_opts *o)
+{
     report_line(o, "%s", "");
     report_text(o, "A row in which every entry is masked (it can happen with padding, or a "
                    "window that excludes the token itself) has no position to attend to. The "
-                   "library defines its weights as all zero, so its output is the zero vector; "
-                   "no NaN escapes into the rest of the computation.");
-    double row[] = {-INFINITY, -INFINITY, -INFINITY};
-    gsl_vector_view masked = gsl_vector_view_array(row, 3);
-    chapter_must(softmax_vector(&masked.vector, 1.0), "a fully masked row");
+                   "library defines its weights as all zero, so its output is the zero vector. "
+                   "The shifted softmax as first written would subtract the largest score, "
+                   "-infinity, from -infinity, which is NaN.");
+    double row[] = {-INFINITY, -INFINITY, -INFINITY}, naive[] = {-INFINITY, -INFINITY, -INFINITY};
+    gsl_vector_view w = gsl_vector_view_array(row, 3), v = gsl_vector_view_array(naive, 3);
+    chapter_must(softmax_vector(&w.vector, 1.0), "a fully masked row");
+    textbook_softmax(&v.vector, 1);
     int zero = row[0] == 0.0 && row[1] == 0.0 && row[2] == 0.0;
+    int naive_zero = naive[0] == 0.0 && naive[1] == 0.0 && naive[2] == 0.0;
     check_true("S5", "a fully masked row gets all-zero weights, no NaN", zero,
                zero ? "weights 0, 0, 0" : "weights are not all zero");
-    size_t T = m->X->size1, d = m->X->size2;
+    check_control("S5", "the shifted softmax as first written, exp(s_i - max s) / sum_j");
+    check_true("S5", NULL, naive_zero,
+               isnan(naive[0]) ? "weights NaN, from -infinity minus -infinity"
+                               : naive_zero ? "weights 0, 0, 0" : "weights are not all zero");
+}
+
+/* Q: (T, r), K: (T, r), V: (T, d) -> out: (T, d), causal attention with the
+ * textbook softmax, not shifted; S: (T, T) gets the masked scores Q K^T */
+static void textbook_attention(const qkv *p, gsl_matrix *S, gsl_matrix *out)
+{
+    scope *sc = scope_open();
+    gsl_matrix *W = scope_matrix(sc, S->size1, S->size2);
+    chapter_must(mat_mul(p->Q, CblasNoTrans, p->K, CblasTrans, S), "the scores");
+    gsl_matrix_memcpy(W, S);
+    chapter_must(mask_causal(W), "masking");
+    for (size_t t = 0; t < W->size1; t++) {
+        gsl_vector_view row = gsl_matrix_row(W, t);
+        textbook_softmax(&row.vector, 0);
+    }
+    chapter_must(mat_mul(W, CblasNoTrans, p->V, CblasNoTrans, out), "the weighted sum");
+    scope_close(sc);
+}
+
+/* S: (T, T) -> the visible score (i <= t) of largest magnitude, with its sign */
+static double largest_visible(const gsl_matrix *S)
+{
+    double best = 0.0;
+    for (size_t t = 0; t < S->size1; t++)
+        for (size_t i = 0; i <= t; i++)
+            if (fabs(gsl_matrix_get(S, t, i)) > fabs(best))
+                best = gsl_matrix_get(S, t, i);
+    return best;
+}
+
+/* S5: whole causal attention with the largest score +1e4. */
+static void huge_queries(const invent_opts *o, const example *m)
+{
+    size_t T = m->X->size1, d = m->X->size2, r = m->Wq->size1;
     scope *sc = scope_open();
     qkv p = qkv_of(sc, m);
     gsl_matrix *a = scope_matrix(sc, T, d), *b = scope_matrix(sc, T, d);
-    gsl_matrix_scale(p.Q, 1e4);
+    gsl_matrix *naive = scope_matrix(sc, T, d), *S = scope_matrix(sc, T, T);
+    chapter_must(mat_mul(p.Q, CblasNoTrans, p.K, CblasTrans, S), "the scores");
+    double factor = 1e4 / largest_visible(S);
+    gsl_matrix_scale(p.Q, factor);
     chapter_must(attn_sum_form(p.Q, p.K, p.V, 1.0, ATTN_CAUSAL, a), "the sum form");
     chapter_must(attn_matrix_form(p.Q, p.K, p.V, 1.0, ATTN_CAUSAL, b), "the matrix form");
-    check_matrix_close("S5", "causal attention with queries scaled by 1e4: both forms finite "
-                             "and equal", a, b, 1e-10);
+    textbook_attention(&p, S, naive);
+    /* scores of r products as large as S's, then a weighted sum of T values */
+    double tol = rounding_tolerance_softmax(r, S, p.V) + rounding_tolerance(T, p.V);
+    report_line(o, "%s", "");
+    report_text(o, "Last, whole causal attention with the queries multiplied by %.3g, so that "
+                   "the visible score of largest magnitude is +10^4:", factor);
+    check_matrix_close("S5", "causal attention with scores up to 1e4: the sum form and the "
+                             "matrix form finite and equal", a, b, tol);
+    check_control("S5", "the matrix form with the softmax not shifted");
+    check_matrix_close("S5", NULL, naive, a, tol);
     scope_close(sc);
+}
+
+/* S5: huge scores, masked rows, and whole attention at huge scores. */
+static void stability_section(const invent_opts *o, const example *m)
+{
+    report_section(o, "Scores of plus and minus ten thousand");
+    huge_scores(o);
+    masked_row(o);
+    huge_queries(o, m);
 }
 
 int main(int argc, char **argv)
