@@ -73,12 +73,13 @@ static void factored_section(const invent_opts *o, const example *m)
     scope *sc = scope_open();
     gsl_matrix *SA = scope_matrix(sc, T, T), *SF = scope_matrix(sc, T, T);
     gsl_matrix *swapped = scope_matrix(sc, T, T), *cached = scope_matrix(sc, T, T);
-    gsl_matrix *causal = scope_matrix(sc, T, T);
+    gsl_matrix *causal = scope_matrix(sc, T, T), *wrong = scope_matrix(sc, T, T);
     decode_count n;
     chapter_must(bilinear_scores(m->X, m->A, SA), "scoring with A");
     chapter_must(factor_scores(m->X, m->Wq, m->Wk, SF), "scoring with queries and keys");
     chapter_must(factor_scores(m->X, m->Wk, m->Wq, swapped), "scoring with the roles swapped");
     chapter_must(decode_factored(m->X, m->Wq, m->Wk, cached, &n), "decoding from the keys");
+    chapter_must(decode_factored(m->X, m->Wk, m->Wq, wrong, &n), "decoding, roles swapped");
     gsl_matrix_tricpy(CblasLower, CblasNonUnit, causal, SA); /* the pairs i <= t */
     double tol = rounding_tolerance(d + r, SA);
     check_matrix_close("Q1", "x_L^T (W_q^T W_k) x_i equals (W_q x_L) . (W_k x_i) for every pair",
@@ -87,6 +88,8 @@ static void factored_section(const invent_opts *o, const example *m)
     check_matrix_close("Q1", NULL, swapped, SA, tol);
     check_matrix_close("Q1", "a cache of keys W_k x_i (r numbers each) gives the same scores, "
                              "token by token", cached, causal, tol);
+    check_control("Q1", "the cache filled with W_q x_i, queries and keys swapped");
+    check_matrix_close("Q1", NULL, wrong, causal, tol);
     scope_close(sc);
 }
 
@@ -557,7 +560,7 @@ static order_gaps order_section(const invent_opts *o, const example *m)
     check_at_most("Q4", "without positions or mask, attn(P X) = P attn(X) for a rotation and a "
                         "shuffle, single matrix and factored pair alike (largest difference)",
                   worst, g.tol);
-    check_control("Q4", "a causal mask switched on (smallest difference)");
+    check_control("Q4", "a causal mask switched on; its smallest difference");
     check_at_most("Q4", NULL, masked, g.tol);
     return g;
 }
@@ -630,7 +633,7 @@ static void positions_section(const invent_opts *o, const example *m, const orde
                    "at least %.3g over the four cases of the previous section.", moved);
     check_at_least("P1", "with the position encoding added, attn(P X + E) differs from P attn(X + E) "
                          "by more than 10^6 times the rounding of Q4, in every case", moved, 1e6 * g->tol);
-    check_control("P1", "no position encoding, E = 0 (Q4's largest difference)");
+    check_control("P1", "no position encoding, E = 0; Q4's largest difference");
     double worst = 0.0;
     for (int k = 0; k < CASES; k++)
         worst = fmax(worst, g->plain[k]);
@@ -644,8 +647,10 @@ static void positions_section(const invent_opts *o, const example *m, const orde
 #define QUADRATIC_PAIRS 16 /* tokens whose pairs are checked one by one in Q5 */
 
 /* -> largest |z^T B z - S[t][i]| over the pairs of the first QUADRATIC_PAIRS
- * tokens, z = [x_t; x_i], B = [0 M/2; M^T/2 0] (each costs (2d)^2) */
-static double quadratic_form_gap(const example *m, const gsl_matrix *S, const gsl_matrix *B)
+ * tokens, z = [x_t; x_i] (or [x_i; x_t] when `swapped`, the control), B =
+ * [0 M/2; M^T/2 0]: (2d, 2d); each pair costs (2d)^2 */
+static double quadratic_form_gap(const example *m, const gsl_matrix *S, const gsl_matrix *B,
+                                 int swapped)
 {
     size_t T = m->X->size1 < QUADRATIC_PAIRS ? m->X->size1 : QUADRATIC_PAIRS, d = m->X->size2;
     scope *sc = scope_open();
@@ -654,8 +659,8 @@ static double quadratic_form_gap(const example *m, const gsl_matrix *S, const gs
     double worst = 0.0;
     for (size_t t = 0; t < T; t++)
         for (size_t i = 0; i < T; i++) {
-            gsl_matrix_get_row(&top.vector, m->X, t);
-            gsl_matrix_get_row(&low.vector, m->X, i);
+            gsl_matrix_get_row(&top.vector, m->X, swapped ? i : t);
+            gsl_matrix_get_row(&low.vector, m->X, swapped ? t : i);
             double q;
             gsl_blas_dsymv(CblasLower, 1.0, B, z, 0.0, Bz);
             gsl_blas_ddot(z, Bz, &q);
@@ -686,9 +691,15 @@ static void quadratic_section(const invent_opts *o, const example *m)
     gsl_matrix_scale(X3, 3.0);
     chapter_must(factor_scores(m->X, m->Wq, m->Wk, S), "scoring the tokens");
     chapter_must(factor_scores(X3, m->Wq, m->Wk, S3), "scoring the tokens times 3");
-    check_at_most("Q5", "every score equals z^T B z, a quadratic form of the stacked input "
-                        "(largest difference over the pairs of the first 16 tokens)",
-                  quadratic_form_gap(m, S, B), rounding_tolerance(2 * d + r, S));
+    size_t paired = T < QUADRATIC_PAIRS ? T : QUADRATIC_PAIRS;
+    char claim[160];
+    snprintf(claim, sizeof claim, "every score equals z^T B z, a quadratic form of the stacked "
+                                  "input (largest difference over the pairs of the %s%zu tokens)",
+             paired < T ? "first " : "", paired);
+    double tol = rounding_tolerance(2 * d + r, S);
+    check_at_most("Q5", claim, quadratic_form_gap(m, S, B, 0), tol);
+    check_control("Q5", "the two tokens stacked the other way, z = [x_i; x_L]");
+    check_at_most("Q5", NULL, quadratic_form_gap(m, S, B, 1), tol);
     gsl_matrix *W = scope_keep_matrix(sc, mat_clone(S)), *W3 = scope_keep_matrix(sc, mat_clone(S3));
     chapter_must(softmax_rows(W, sqrt((double)r)), "taking the softmax");
     chapter_must(softmax_rows(W3, sqrt((double)r)), "taking the softmax");
