@@ -761,12 +761,15 @@ static int by_size(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* T -> how many of the T^2 entries a causal mask sets to -infinity, counted */
-static uint64_t count_masked(size_t T)
+/* T -> how many of the T^2 entries a causal mask sets to -infinity, counted;
+ * with `strict`, the diagonal masked too (no token reads itself) */
+static uint64_t count_masked(size_t T, int strict)
 {
     scope *sc = scope_open();
     gsl_matrix *S = scope_matrix(sc, T, T);
     chapter_must(mask_causal(S), "masking");
+    for (size_t t = 0; strict && t < T; t++)
+        gsl_matrix_set(S, t, t, -INFINITY);
     uint64_t masked = 0;
     for (size_t t = 0; t < T; t++)
         for (size_t i = 0; i < T; i++)
@@ -791,10 +794,11 @@ static void waste_section(const invent_opts *o, const example *m)
     if (T != 2 && T != 16 && T != 128 && T != 512)
         Ts[n++] = T;
     qsort(Ts, n, sizeof Ts[0], by_size);
-    int agree = 1;
+    int agree = 1, strict_agrees = 1;
     for (size_t k = 0; k < n; k++) {
-        uint64_t masked = count_masked(Ts[k]), t = Ts[k];
+        uint64_t masked = count_masked(Ts[k], 0), t = Ts[k];
         agree &= masked == t * (t - 1) / 2;
+        strict_agrees &= count_masked(Ts[k], 1) == t * (t - 1) / 2;
         report_line(o, "  %6llu   %13llu   %13llu   %.6f", (unsigned long long)t,
                     (unsigned long long)(t * t), (unsigned long long)masked,
                     (double)masked / (double)(t * t));
@@ -803,6 +807,9 @@ static void waste_section(const invent_opts *o, const example *m)
     check_true("S4", "the causal mask discards T(T-1)/2 of the T^2 scores (counted on the masked "
                      "matrix for T = 2, 16, 128, 512 and the chosen T)",
                agree, agree ? "every count equals T(T-1)/2" : "a count differs from T(T-1)/2");
+    check_control("S4", "a strict mask that hides the diagonal too, so no token reads itself");
+    check_true("S4", NULL, strict_agrees, strict_agrees ? "every count equals T(T-1)/2"
+                                                        : "the counts are T(T+1)/2");
     scope *sc = scope_open();
     qkv p = qkv_of(sc, m);
     gsl_matrix *W = scope_matrix(sc, T, T), *open = scope_matrix(sc, T, T);
