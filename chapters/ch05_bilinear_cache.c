@@ -359,7 +359,9 @@ int main(int argc, char **argv)
     plot_sizes(&o, &s);
     scope_close(sc);
     report_section(&o, "What follows");
-    report_text(&o, "Where this leaves the source's argument. Caching one key A_j x_i per "
+    report_text(&o, "Where this leaves the derivation these chapters follow (a derivation of the "
+                    "Transformer posted as a forum thread), which factors A to shrink the cache. "
+                    "Caching one key A_j x_i per "
                     "function costs 10 GB in the ledger's setting, and the next chapter's "
                     "factoring, A_j = W_q^T W_k with keys of r = 200 numbers, shrinks that to "
                     "2 GB. But the raw tokens, shared by all functions, take 0.5 GB with the "

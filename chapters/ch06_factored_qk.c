@@ -4,7 +4,8 @@
  * Writing A as a product W_q^T W_k of two (r, d) matrices changes nothing in
  * the scores: x_L^T W_q^T W_k x_i is the dot product of the query W_q x_L
  * with the key W_k x_i (claim Q1), and a cache of keys holds r numbers per
- * token and function instead of d. The source takes that as the reason to
+ * token and function instead of d. The derivation we follow (a derivation of
+ * the Transformer posted as a forum thread) takes that as the reason to
  * factor, and it is half right: against keys A x_i the cache shrinks by d / r,
  * but chapter 5's raw tokens, shared by every function, take less memory than
  * the factored keys (C1). What factoring buys in any case is work: r
@@ -120,7 +121,9 @@ static void memory_section(const invent_opts *o)
     check_control("C1", "raw tokens copied once for each function instead of shared");
     check_at_most("C1", NULL, (double)keys, (double)factored);
     report_line(o, "%s", "");
-    report_text(o, "So the source's memory argument holds against a cache of keys A_j x_i, "
+    report_text(o, "The derivation these chapters follow (a derivation of the Transformer posted "
+                   "as a forum thread) factors A to shrink the cache. That argument holds against "
+                   "a cache of keys A_j x_i, "
                    "which factoring shrinks d / r = 5 times, and fails against the shared raw "
                    "tokens, four times smaller than the factored keys. The factored keys take "
                    "less only when all the functions' keys together are narrower than one token, "
@@ -378,20 +381,21 @@ static void crossover_part(const invent_opts *o)
                    "every r from 1 to d - 1 against A, for d = %d:", SWEEP_DIM);
     plot *p = plot_begin(o, "ch06_cache_work");
     plot_ledger_caches(p);
-    const uint64_t d = SWEEP_DIM, forum = (SWEEP_DIM - 1) / 2;
-    int agree = 1, forum_agrees = 1;
+    const uint64_t d = SWEEP_DIM, projections = (SWEEP_DIM - 1) / 2;
+    int agree = 1, projections_agree = 1;
     char seen[160] = "", line[96];
     for (int k = 0; k < SWEEPS; k++) {
         uint64_t T = SWEEP_TOKENS[k], P = T * (T + 1) / 2;
         uint64_t got = crossover(T, d, p), want = (d * (d * T + P) - 1) / (2 * d * T + P);
         report_line(o, "  T = %3llu: the pair does less work up to r = %llu (predicted %llu; by "
                        "the projections alone %llu)", (unsigned long long)T,
-                    (unsigned long long)got, (unsigned long long)want, (unsigned long long)forum);
+                    (unsigned long long)got, (unsigned long long)want,
+                    (unsigned long long)projections);
         snprintf(line, sizeof line, "%sT = %llu: r <= %llu", k ? ", " : "",
                  (unsigned long long)T, (unsigned long long)got);
         strncat(seen, line, sizeof seen - strlen(seen) - 1);
         agree &= got == want;
-        forum_agrees &= got == forum;
+        projections_agree &= got == projections;
         char var[24];
         snprintf(var, sizeof var, "T%d", k);
         plot_set(p, var, (double)T);
@@ -401,12 +405,12 @@ static void crossover_part(const invent_opts *o)
     report_line(o, "%s", "");
     check_true("C2", "the measured crossover, the largest r at which the pair does less work, is "
                      "where r (2dT + T(T+1)/2) = d (dT + T(T+1)/2)", agree, seen);
-    check_control("C2", "the forum's 2Nd against N^2, projections alone: crossover below d/2 "
+    check_control("C2", "the derivation's 2Nd against N^2, projections alone: crossover below d/2 "
                         "at every length");
-    char forum_seen[256];
-    snprintf(forum_seen, sizeof forum_seen, "projections alone: r <= %llu; measured %s",
-             (unsigned long long)forum, seen);
-    check_true("C2", NULL, forum_agrees, forum_seen);
+    char predicted[256];
+    snprintf(predicted, sizeof predicted, "projections alone: r <= %llu; measured %s",
+             (unsigned long long)projections, seen);
+    check_true("C2", NULL, projections_agree, predicted);
     plot_render(p, "ch06_cache_work.gp");
 }
 
@@ -460,14 +464,15 @@ static void cost_section(const invent_opts *o, const sizes *s)
                a.model, detail);
     crossover_part(o);
     report_line(o, "%s", "");
-    report_text(o, "The forum summed this up as \"2Nd instead of N^2\". Read with N the width of "
+    report_text(o, "The derivation we follow sums this up as \"2Nd instead of N^2\". Read with N "
+                   "the width of "
                    "a token (d here) and d that of a query (r here), 2Nd against N^2 is the "
                    "number of parameters of the pair against the single matrix, and the work "
                    "of the projections per token. It is not a count of scores: both forms "
                    "computed T(T+1)/2 scores per function in every row above, and the pair "
                    "makes each of them cheaper, r multiply-adds instead of d. For long "
                    "sequences that saving per score, not the projections, carries the cost, "
-                   "and the pair pays up to r close to d.");
+                   "and the pair does less work up to r close to d.");
 }
 
 /* ---------------------------------------------------------------- Q4, P1, P2 */
