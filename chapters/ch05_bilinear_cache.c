@@ -14,6 +14,7 @@
  */
 #include <math.h>
 
+#include "digits.h"
 #include "invent.h"
 
 typedef struct {
@@ -239,10 +240,19 @@ static void shared_section(const invent_opts *o, const gsl_matrix *X, gsl_rng *r
 static void print_setting(const invent_opts *o, const char *who, const kvcache_shape *k,
                           uint64_t bytes)
 {
-    report_line(o, "  %-24s %llu x %llu x %llu x %llu x %llu = %llu bytes (%.4g GB)", who,
-                (unsigned long long)k->tokens, (unsigned long long)k->layers,
-                (unsigned long long)k->funcs, (unsigned long long)k->width,
-                (unsigned long long)k->bytes_each, (unsigned long long)bytes, (double)bytes / 1e9);
+    char f[5][DIGITS_GROUPED_CAP], total[DIGITS_GROUPED_CAP];
+    const uint64_t factor[5] = {k->tokens, k->layers, k->funcs, k->width, k->bytes_each};
+    for (int i = 0; i < 5; i++)
+        digits_grouped(factor[i], f[i]);
+    report_line(o, "  %-24s %s x %s x %s x %s x %s = %s bytes (%.4g GB)", who, f[0], f[1], f[2],
+                f[3], f[4], digits_grouped(bytes, total), (double)bytes / 1e9);
+}
+
+/* a, b: cache shapes -> whether they are the same */
+static int same_shape(const kvcache_shape *a, const kvcache_shape *b)
+{
+    return a->tokens == b->tokens && a->layers == b->layers && a->funcs == b->funcs &&
+           a->width == b->width && a->bytes_each == b->bytes_each;
 }
 
 /* B3: the ledger's key cache is 10^10 bytes, and only 64 bits hold it;
@@ -265,8 +275,10 @@ static void size_section(const invent_opts *o, const sizes *s)
     chapter_must(kvcache_bytes(&own_raw, &mine_raw), "sizing your cache");
     print_setting(o, "ledger, keys A_j x_i:", &LEDGER, keys);
     print_setting(o, "ledger, raw tokens:", &raw, shared);
-    print_setting(o, "your flags, keys:", &own, mine);
-    print_setting(o, "your flags, raw tokens:", &own_raw, mine_raw);
+    if (!same_shape(&own, &LEDGER)) {
+        print_setting(o, "your flags, keys:", &own, mine);
+        print_setting(o, "your flags, raw tokens:", &own_raw, mine_raw);
+    }
     report_line(o, "%s", "");
     uint32_t narrow = 1; /* the same product in 32-bit arithmetic */
     const uint64_t f[] = {LEDGER.tokens, LEDGER.layers, LEDGER.funcs, LEDGER.width,
