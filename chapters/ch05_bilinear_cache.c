@@ -305,19 +305,43 @@ static void size_section(const invent_opts *o, const sizes *s)
                       "0.5 GB, a twentieth of the keys", shared, LEDGER_SHARED);
 }
 
-/* Figure: cache size against sequence length for a few model sizes. */
+/* m: a cache shape, ledger: whether it is the ledger's -> its legend entry */
+static void size_label(const kvcache_shape *m, int ledger, char *label, size_t cap)
+{
+    char width[DIGITS_GROUPED_CAP];
+    digits_grouped(m->width, width);
+    if (ledger)
+        snprintf(label, cap, "the ledger: %llu layers, %llu functions, d = %s",
+                 (unsigned long long)m->layers, (unsigned long long)m->funcs, width);
+    else if (m->bytes_each == 2) /* as the figure's key says */
+        snprintf(label, cap, "your flags: %llu layers, %llu functions, d = %s",
+                 (unsigned long long)m->layers, (unsigned long long)m->funcs, width);
+    else
+        snprintf(label, cap, "your flags: %llu layers, %llu functions, d = %s, %llu byte%s each",
+                 (unsigned long long)m->layers, (unsigned long long)m->funcs, width,
+                 (unsigned long long)m->bytes_each, m->bytes_each == 1 ? "" : "s");
+}
+
+/* Figure: cache size against sequence length, for the ledger's setting (or
+ * the flags') and two hypothetical models that cache a key of d numbers per
+ * function. */
 static void plot_sizes(const invent_opts *o, const sizes *s)
 {
     const kvcache_shape models[4] = {{1, 12, 12, 768, 2}, {1, s->layers, s->funcs, s->dim, s->bytes},
                                      {1, 80, 64, 8192, 2}, {1, s->layers, 1, s->dim, s->bytes}};
+    kvcache_shape own = models[1], ledger = LEDGER;
+    ledger.tokens = 1;
     plot *p = plot_begin(o, "ch05_cache_size");
     for (int m = 0; m < 4; m++) {
-        char label[160], var[24];
-        snprintf(label, sizeof label, "%llu layers, %llu functions, d = %llu, %llu bytes",
+        char label[160], var[24], width[DIGITS_GROUPED_CAP];
+        snprintf(label, sizeof label, "hypothetical: %llu layers, %llu functions, d = %s",
                  (unsigned long long)models[m].layers, (unsigned long long)models[m].funcs,
-                 (unsigned long long)models[m].width, (unsigned long long)models[m].bytes_each);
+                 digits_grouped(models[m].width, width));
+        if (m == 1)
+            size_label(&own, same_shape(&own, &ledger), label, sizeof label);
         snprintf(var, sizeof var, "label%d", m);
-        plot_set_text(p, var, label);
+        if (m < 3) /* the fourth curve, the raw tokens, has its own title */
+            plot_set_text(p, var, label);
         plot_block(p, "tokens  cache_GB");
         for (uint64_t T = 256; T <= (1u << 20); T *= 2) {
             kvcache_shape k = models[m];
@@ -327,7 +351,9 @@ static void plot_sizes(const invent_opts *o, const sizes *s)
                 PLOT_ROW(p, (double)T, (double)bytes / 1e9);
         }
     }
+    char tokens[DIGITS_GROUPED_CAP];
     plot_set(p, "ledger_tokens", (double)LEDGER.tokens);
+    plot_set_text(p, "ledger_tokens_text", digits_grouped(LEDGER.tokens, tokens));
     plot_set(p, "ledger_gb", (double)LEDGER_BYTES / 1e9);
     plot_set(p, "shared_gb", (double)LEDGER_SHARED / 1e9);
     plot_render(p, "ch05_cache_size.gp");
