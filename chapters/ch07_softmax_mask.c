@@ -697,10 +697,19 @@ static void plot_heatmap(const invent_opts *o, const gsl_matrix *W)
     plot_render(p, "ch07_causal.gp");
 }
 
+enum { EDGE_ROWS = 4 }; /* the S3 table shows this many first and last positions */
+
+/* a, b: (T, d) the two forms' outputs -> the table of S3, first and last
+ * positions only */
 static void print_per_position(const invent_opts *o, const gsl_matrix *a, const gsl_matrix *b)
 {
+    size_t T = a->size1;
     report_line(o, "  position t   visible positions   max |sum form - matrix form|");
-    for (size_t t = 0; t < a->size1; t++) {
+    for (size_t t = 0; t < T; t++) {
+        if (t == EDGE_ROWS && T > 2 * EDGE_ROWS)
+            report_line(o, "  %10s   (%zu positions left out)", "...", T - 2 * EDGE_ROWS);
+        if (t >= EDGE_ROWS && t + EDGE_ROWS < T)
+            continue;
         gsl_matrix_const_view ra = gsl_matrix_const_submatrix(a, t, 0, 1, a->size2);
         gsl_matrix_const_view rb = gsl_matrix_const_submatrix(b, t, 0, 1, b->size2);
         report_line(o, "  %10zu   %17zu   %.3g", t, t + 1,
