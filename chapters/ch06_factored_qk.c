@@ -21,6 +21,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "digits.h"
 #include "invent.h"
 
 typedef struct {
@@ -319,13 +320,14 @@ static void cost_row(const invent_opts *o, size_t T, size_t d, size_t r, cost_ag
     chapter_must(kvcache_cost_bilinear(T, d, &f1), "counting by formula");
     chapter_must(kvcache_cost_factored(T, d, r, &f2), "counting by formula");
     unsigned long long P = (unsigned long long)T * (T + 1) / 2, TT = (unsigned long long)T * T;
-    report_line(o, "  %5zu %4zu %4zu  %7llu %7llu  %6llu %6llu  %4llu %4llu  %10.4g %10.4g %6.2f  "
-                   "%7llu %7llu", T, d, r, (unsigned long long)c.one.scores,
-                (unsigned long long)c.two.scores, (unsigned long long)(c.one.proj / T),
-                (unsigned long long)(c.two.proj / T), (unsigned long long)(c.one.pair / P),
-                (unsigned long long)(c.two.pair / P), (double)total(c.one), (double)total(c.two),
-                (double)total(c.one) / (double)total(c.two), (unsigned long long)c.one.cached,
-                (unsigned long long)c.two.cached);
+    char n[8][DIGITS_GROUPED_CAP]; /* scores, per token, in all, cached: A then the pair */
+    report_line(o, "  %5zu %4zu %4zu %8s %8s %8s %8s  %4llu %4llu %12s %12s %6.2f %8s %8s", T,
+                d, r, digits_grouped(c.one.scores, n[0]), digits_grouped(c.two.scores, n[1]),
+                digits_grouped(c.one.proj / T, n[2]), digits_grouped(c.two.proj / T, n[3]),
+                (unsigned long long)(c.one.pair / P), (unsigned long long)(c.two.pair / P),
+                digits_grouped(total(c.one), n[4]), digits_grouped(total(c.two), n[5]),
+                (double)total(c.one) / (double)total(c.two), digits_grouped(c.one.cached, n[6]),
+                digits_grouped(c.two.cached, n[7]));
     a->model &= c.one.scores == P && c.two.scores == P && c.one.proj == T * d * d &&
                 c.two.proj == 2 * T * d * r && c.one.pair == P * d && c.two.pair == P * r;
     a->formulas &= total(c.one) == f1.madds && c.one.cached == f1.cached &&
@@ -424,11 +426,14 @@ static void cost_section(const invent_opts *o, const sizes *s)
                    "perform: with A a token costs d^2 for its key A x_t and a score d; with the "
                    "pair a token costs 2dr for its query and key and a score r. The tally is "
                    "bookkeeping of the loops that actually ran (how many products of which "
-                   "size), not a count of machine instructions.");
-    report_line(o, "%s", "                       scores         per token    per score         "
-                         "multiply-adds              cached");
-    report_line(o, "%s", "      T    d    r        A    pair       A   pair     A pair           A  "
-                         "     pair A/pair        A    pair");
+                   "size), not a count of machine instructions. Columns: the scores computed; "
+                   "the multiply-adds of one token's projections (per token) and of one score "
+                   "(per score); the multiply-adds in all, and A's over the pair's; the numbers "
+                   "held in the cache after the last token.");
+    report_line(o, "  %5s %4s %4s %17s %17s  %9s %32s %17s", "", "", "", "scores",
+                "per token", "per score", "multiply-adds in all", "cached numbers");
+    report_line(o, "  %5s %4s %4s %8s %8s %8s %8s  %4s %4s %12s %12s %6s %8s %8s", "T", "d",
+                "r", "A", "pair", "A", "pair", "A", "pair", "A", "pair", "A/pair", "A", "pair");
     const size_t Ts[] = {16, 256}, ds[] = {32, 128};
     cost_agreement a = {1, 1, 1};
     int rows = 1;
@@ -442,9 +447,11 @@ static void cost_section(const invent_opts *o, const sizes *s)
     chapter_must(kvcache_cost_bilinear(LEDGER.tokens, LEDGER.width, &one), "counting by formula");
     chapter_must(kvcache_cost_factored(LEDGER.tokens, LEDGER.width, LEDGER_RANK, &two),
                  "counting by formula");
+    char madds[2][DIGITS_GROUPED_CAP];
     report_line(o, "  the ledger's T = 5,000, d = 1,000, r = 200, by the formulas checked below: "
-                   "%.4g against %.4g multiply-adds per function and layer, %.2f times fewer",
-                (double)one.madds, (double)two.madds, (double)one.madds / (double)two.madds);
+                   "%s against %s multiply-adds per function and layer, %.2f times fewer",
+                digits_grouped(one.madds, madds[0]), digits_grouped(two.madds, madds[1]),
+                (double)one.madds / (double)two.madds);
     report_line(o, "%s", "");
     char detail[200];
     snprintf(detail, sizeof detail, "%d rows, %s", rows,
