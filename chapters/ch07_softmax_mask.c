@@ -655,12 +655,13 @@ static void scale_section(const invent_opts *o, gsl_rng *rng)
                    "near ties keep its mean up long after the typical query has lost its "
                    "gradient):", SCALE_QUERIES, SCALE_KEYS);
     saturation z;
-    report_line(o, "      r   var(q . k)   entropy: raw  scaled   median ||J||: raw  scaled   "
+    report_line(o, "%s", "  ||J|| is the Frobenius norm of the Jacobian, sqrt(sum_ij J_ij^2).");
+    report_line(o, "      r   var(q . k)   entropy: raw  scaled   median ||J||: raw    scaled   "
                    "mean ||J||: raw");
     for (int k = 0; k < SCALE_POINTS; k++) {
         z.r[k] = pow(2.0, k);
         saturation_at(k, rng, &z);
-        report_line(o, "  %5.0f   %10.2f   %12.3f  %6.3f   %17.2e  %6.4f   %15.4f", z.r[k],
+        report_line(o, "  %5.0f   %10.2f   %12.3f  %6.3f   %17.2e  %8.2e   %15.2e", z.r[k],
                     z.var[0][k], z.entropy[0][k], z.entropy[1][k], z.jacobian[0][k],
                     z.jacobian[1][k], z.jacobian_mean[k]);
     }
