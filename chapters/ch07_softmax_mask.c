@@ -651,11 +651,11 @@ static void scale_section(const invent_opts *o, gsl_rng *rng)
                    "the weights sharpen, then falls toward 0 as well. Dividing "
                    "by sqrt(r) (Vaswani et al., 2017) brings the variance back to 1 at every r. "
                    "It is a temperature tau = sqrt(r), chosen for this reason. Measured with %d "
-                   "queries against %d keys each (the Jacobian's median over the queries: a few "
+                   "queries against %d keys each; ||J|| is the Jacobian's Frobenius norm, "
+                   "sqrt(sum_ij J_ij^2), and its median over the queries is shown because a few "
                    "near ties keep its mean up long after the typical query has lost its "
-                   "gradient):", SCALE_QUERIES, SCALE_KEYS);
+                   "gradient:", SCALE_QUERIES, SCALE_KEYS);
     saturation z;
-    report_line(o, "%s", "  ||J|| is the Frobenius norm of the Jacobian, sqrt(sum_ij J_ij^2).");
     report_line(o, "      r   var(q . k)   entropy: raw  scaled   median ||J||: raw    scaled   "
                    "mean ||J||: raw");
     for (int k = 0; k < SCALE_POINTS; k++) {
