@@ -108,19 +108,21 @@ static void memory_section(const invent_opts *o)
     chapter_must(kvcache_bytes(&LEDGER, &keys), "sizing the keys");
     chapter_must(kvcache_bytes(&thin, &factored), "sizing the factored keys");
     chapter_must(kvcache_bytes(&raw, &shared), "sizing the raw tokens");
-    report_line(o, "  keys A_j x_i, d numbers for each function:  %11llu bytes (%.3g GB)",
-                (unsigned long long)keys, keys / 1e9);
-    report_line(o, "  keys W_k x_i, r numbers for each function:  %11llu bytes (%.3g GB)",
-                (unsigned long long)factored, factored / 1e9);
-    report_line(o, "  raw tokens x_i, d numbers for all of them:  %11llu bytes (%.3g GB)",
-                (unsigned long long)shared, shared / 1e9);
+    char b[3][DIGITS_GROUPED_CAP];
+    report_line(o, "  keys A_j x_i, d numbers for each function:  %14s bytes (%.3g GB)",
+                digits_grouped(keys, b[0]), keys / 1e9);
+    report_line(o, "  keys W_k x_i, r numbers for each function:  %14s bytes (%.3g GB)",
+                digits_grouped(factored, b[1]), factored / 1e9);
+    report_line(o, "  raw tokens x_i, d numbers for all of them:  %14s bytes (%.3g GB)",
+                digits_grouped(shared, b[2]), shared / 1e9);
     report_line(o, "%s", "");
     check_equal("Q1", "keys of r = 200 numbers take 2 GB (2 x 10^9 bytes), a fifth of the keys "
                       "A_j x_i", factored, 2000000000ULL);
     check_at_most("C1", "the raw tokens, shared by the 20 functions, take fewer bytes than the "
-                        "factored keys (counted in 64 bits)", (double)shared, (double)factored);
+                        "factored keys (in GB, 10^9 bytes; counted in 64 bits)", shared / 1e9,
+                  factored / 1e9);
     check_control("C1", "raw tokens copied once for each function instead of shared");
-    check_at_most("C1", NULL, (double)keys, (double)factored);
+    check_at_most("C1", NULL, keys / 1e9, factored / 1e9);
     report_line(o, "%s", "");
     report_text(o, "The derivation these chapters follow (a derivation of the Transformer posted "
                    "as a forum thread) factors A to shrink the cache. That argument holds against "
