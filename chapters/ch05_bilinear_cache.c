@@ -66,16 +66,17 @@ static void dot_product_section(const invent_opts *o, const gsl_matrix *X, gsl_r
     chapter_must(bilinear_scores(X, A, SA), "scoring with a random A");
     gsl_blas_dsyrk(CblasLower, CblasNoTrans, 1.0, X, 0.0, G); /* lower half of X X^T */
     gsl_matrix_transpose_tricpy(CblasLower, CblasUnit, G, G);
-    check_matrix_close("B1", "with A = I the bilinear score x_t^T A x_i is the dot product "
-                             "x_t . x_i, for every pair", SI, G, rounding_tolerance(d, G));
+    check_matrix_close("B1", "with A = I the bilinear score x_L^T A x_i is the dot product "
+                             "x_L . x_i, for every pair of tokens", SI, G, rounding_tolerance(d, G));
     check_control("B1", "A a random matrix instead of I");
     check_matrix_close("B1", NULL, SA, G, rounding_tolerance(d, G));
     gsl_matrix *SAt = scope_matrix(sc, T, T);
     gsl_matrix_transpose_memcpy(SAt, SA);
     report_line(o, "%s", "");
     report_text(o, "A learned A is more than a rescaled dot product: its scores are not even "
-                   "symmetric. How strongly x_t looks at x_i is not how strongly x_i looks at "
-                   "x_t (here ||S - S^T|| / ||S|| = %.2f; 0 for A = I).",
+                   "symmetric. With S the matrix of the scores of every pair, how strongly token t "
+                   "looks at token i is not how strongly i looks at t (here ||S - S^T|| / ||S|| "
+                   "= %.2f; 0 for A = I).",
                 mat_rel_error(SAt, SA));
     scope_close(sc);
 }

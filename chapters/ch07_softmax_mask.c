@@ -274,8 +274,9 @@ static void growth_section(const invent_opts *o, gsl_rng *r)
                    "that are not normalised, here w_i = exp(s_i) for scores s_i ~ N(0, 1), the "
                    "sum of T noisy values (v_i ~ N(0, I), d = %d) grows with T like a random "
                    "walk. With softmax weights, which sum to 1, it is an average and does not "
-                   "grow. Root mean square norms over many draws, and the exponent p of "
-                   "norm ~ T^p fitted on a log-log scale:", GROWTH_DIM);
+                   "grow. Root mean square norms over %d/T draws (at least 16), and the "
+                   "exponent p of norm ~ T^p fitted on a log-log scale:", GROWTH_DIM,
+                GROWTH_DRAWS);
     double Ts[GROWTH_POINTS], norms[2][GROWTH_POINTS], slope[2];
     report_line(o, "        T   unnormalised   softmax-weighted");
     for (int k = 0; k < GROWTH_POINTS; k++) {
