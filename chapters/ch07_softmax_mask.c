@@ -20,7 +20,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <gsl/gsl_randist.h>
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
 
@@ -35,6 +34,10 @@ typedef struct {
     gsl_matrix *Wq, *Wk, *Wv; /* (r, d) queries, keys; (d, d) values */
 } example;
 
+/* sizes -> tokens x_i ~ N(0, I) and projections; W_q and W_k have entries of
+ * standard deviation 2 / sqrt(d), so that queries and keys have variance 4
+ * and the scaled scores q . k / sqrt(r) a standard deviation of 4: spread
+ * enough that the softmax at tau = 1 is neither uniform nor one-hot */
 static example example_new(scope *sc, const sizes *s, gsl_rng *r)
 {
     double sigma = 1.0 / sqrt((double)s->dim);
@@ -213,15 +216,6 @@ static void heads_section(const invent_opts *o, const example *m, size_t H, gsl_
 
 /* ---------------------------------------------------------------- S6 */
 
-/* m <- independent N(0, 1) entries by GSL's ziggurat method, three times
- * faster than rng_fill_gaussian's: S6 and S7 draw millions of them */
-static void fill_normal(gsl_matrix *m, gsl_rng *r)
-{
-    for (size_t i = 0; i < m->size1; i++)
-        for (size_t j = 0; j < m->size2; j++)
-            gsl_matrix_set(m, i, j, gsl_ran_gaussian_ziggurat(r, 1.0));
-}
-
 enum { GROWTH_POINTS = 9, GROWTH_DIM = 16, GROWTH_DRAWS = 8192 }; /* T = 4, 8, .. 1024 */
 
 /* T -> root mean square norms of sum_i w_i v_i over draws of T values
@@ -236,8 +230,8 @@ static void weighted_sums(size_t T, gsl_rng *r, double norms[2])
     gsl_vector_view s = gsl_matrix_row(S, 0);
     double sq[2] = {0.0, 0.0};
     for (size_t k = 0; k < draws; k++) {
-        fill_normal(V, r);
-        fill_normal(S, r);
+        rng_fill_gaussian(V, r, 1.0);
+        rng_fill_gaussian(S, r, 1.0);
         for (int normalise = 0; normalise < 2; normalise++) {
             gsl_vector_memcpy(w, &s.vector);
             if (normalise)
@@ -570,8 +564,8 @@ static void saturation_at(int k, gsl_rng *rng, saturation *z)
     double sq = 0.0, n = (double)(SCALE_QUERIES * SCALE_KEYS), J[2][SCALE_QUERIES];
     z->entropy[0][k] = z->entropy[1][k] = 0.0;
     for (int j = 0; j < SCALE_QUERIES; j++) {
-        fill_normal(K, rng);
-        fill_normal(Q, rng);
+        rng_fill_gaussian(K, rng, 1.0);
+        rng_fill_gaussian(Q, rng, 1.0);
         gsl_blas_dgemv(CblasNoTrans, 1.0, K, &q.vector, 0.0, s);
         sq += gsl_blas_dnrm2(s) * gsl_blas_dnrm2(s); /* q . k has mean 0 */
         for (int f = 0; f < 2; f++) {
