@@ -41,6 +41,9 @@ typedef struct {
     gsl_permutation *P[2]; /* (T) a rotation by one place and a random shuffle */
 } example;
 
+/* sizes -> X: (T, d) tokens ~ N(0, I); W_q, W_k: (r, d) and W_v: (d, d) with
+ * entries of standard deviation 1/sqrt(d); A = W_q^T W_k; E: (T, d); two
+ * permutations of T */
 static example example_new(scope *sc, const sizes *s, gsl_rng *r)
 {
     size_t T = s->tokens, d = s->dim;
@@ -145,6 +148,7 @@ static gsl_vector *spectrum(scope *sc, const gsl_matrix *A)
     return s;
 }
 
+/* product, free_A: (d) singular values, descending -> the figure of Q2 */
 static void plot_spectra(const invent_opts *o, const gsl_vector *product, const gsl_vector *free_A,
                          size_t r)
 {
@@ -418,6 +422,27 @@ static void crossover_part(const invent_opts *o)
     plot_render(p, "ch06_cache_work.gp");
 }
 
+/* Q3 and C2 on the table's rows: a the agreements, rows how many */
+static void cost_checks(const cost_agreement *a, int rows)
+{
+    char detail[200];
+    snprintf(detail, sizeof detail, "%d rows, %s", rows,
+             a->formulas ? "every tally equal to its formula" : "a tally differs");
+    check_true("Q3", "multiply-adds and cached numbers, tallied by the loops of both forms, equal "
+                     "T d^2 + d T(T+1)/2 and 2 T d r + r T(T+1)/2, cached T d and T r",
+               a->formulas, detail);
+    check_control("Q3", "the naive count, every one of the T^2 pairs scored, no causal mask: "
+                        "T d^2 + d T^2 and 2 T d r + r T^2");
+    snprintf(detail, sizeof detail, "%d rows, %s", rows,
+             a->naive ? "every tally equal to T^2 scores" : "the tallies differ from T^2 scores");
+    check_true("Q3", NULL, a->naive, detail);
+    snprintf(detail, sizeof detail, "%d rows %s", rows,
+             a->model ? "as stated" : "checked: a count differs");
+    check_true("C2", "both forms compute the same T(T+1)/2 scores; a score costs d multiply-adds "
+                     "with A, r with the pair; a token's projections d^2 against 2dr",
+               a->model, detail);
+}
+
 /* Q3 and C2: both forms run, their loops tallied, over a table of sizes. */
 static void cost_section(const invent_opts *o, const sizes *s)
 {
@@ -455,31 +480,15 @@ static void cost_section(const invent_opts *o, const sizes *s)
                 digits_grouped(one.madds, madds[0]), digits_grouped(two.madds, madds[1]),
                 (double)one.madds / (double)two.madds);
     report_line(o, "%s", "");
-    char detail[200];
-    snprintf(detail, sizeof detail, "%d rows, %s", rows,
-             a.formulas ? "every tally equal to its formula" : "a tally differs");
-    check_true("Q3", "multiply-adds and cached numbers, tallied by the loops of both forms, equal "
-                     "T d^2 + d T(T+1)/2 and 2 T d r + r T(T+1)/2, cached T d and T r",
-               a.formulas, detail);
-    check_control("Q3", "the naive count, every one of the T^2 pairs scored, no causal mask: "
-                        "T d^2 + d T^2 and 2 T d r + r T^2");
-    snprintf(detail, sizeof detail, "%d rows, %s", rows,
-             a.naive ? "every tally equal to T^2 scores" : "the tallies differ from T^2 scores");
-    check_true("Q3", NULL, a.naive, detail);
-    snprintf(detail, sizeof detail, "%d rows %s", rows,
-             a.model ? "as stated" : "checked: a count differs");
-    check_true("C2", "both forms compute the same T(T+1)/2 scores; a score costs d multiply-adds "
-                     "with A, r with the pair; a token's projections d^2 against 2dr",
-               a.model, detail);
+    cost_checks(&a, rows);
     crossover_part(o);
     report_line(o, "%s", "");
     report_text(o, "The derivation we follow sums this up as \"2Nd instead of N^2\". Read with N "
-                   "the width of "
-                   "a token (d here) and d that of a query (r here), 2Nd against N^2 is the "
-                   "number of parameters of the pair against the single matrix, and the work "
-                   "of the projections per token. It is not a count of scores: both forms "
-                   "computed T(T+1)/2 scores per function in every row above, and the pair "
-                   "makes each of them cheaper, r multiply-adds instead of d. For long "
+                   "the width of a token (d here) and d that of a query (r here), 2Nd against "
+                   "N^2 is the number of parameters of the pair against the single matrix, and "
+                   "the work of the projections per token. It is not a count of scores: both "
+                   "forms computed T(T+1)/2 scores per function in every row above, and the "
+                   "pair makes each of them cheaper, r multiply-adds instead of d. For long "
                    "sequences that saving per score, not the projections, carries the cost, "
                    "and the pair does less work up to r close to d.");
 }

@@ -248,6 +248,7 @@ static void weighted_sums(size_t T, gsl_rng *r, double norms[2])
     scope_close(sc);
 }
 
+/* Ts: (GROWTH_POINTS), norms: [2][GROWTH_POINTS], slope: [2] -> the figure of S6 */
 static void plot_growth(const invent_opts *o, const double *Ts, double norms[][GROWTH_POINTS],
                         const double *slope)
 {
@@ -300,6 +301,7 @@ static void growth_section(const invent_opts *o, gsl_rng *r)
 
 #define N_TAU 81 /* tau = 10^-2 .. 10^2, 20 points a decade */
 
+/* k in 0 .. N_TAU - 1 -> the k-th tau of the grid */
 static double tau_at(int k) { return pow(10.0, -2.0 + k / 20.0); }
 
 /* s: (T), tau -> w: (T) = softmax(s / tau) */
@@ -372,6 +374,7 @@ typedef struct {
     size_t pos;
 } ranked;
 
+/* qsort order: larger score first */
 static int by_score_down(const void *a, const void *b)
 {
     double x = ((const ranked *)a)->score, y = ((const ranked *)b)->score;
@@ -380,6 +383,7 @@ static int by_score_down(const void *a, const void *b)
 
 enum { MAX_TOKENS = 512, NAMED_LINES = 7 }; /* the figure names the 7 largest scores */
 
+/* s: (T) scores, w: (T) scratch, tau_scaled = sqrt(r) -> the two figures of S2 */
 static void plot_temperature(const invent_opts *o, const gsl_vector *s, gsl_vector *w,
                              double tau_scaled)
 {
@@ -509,6 +513,7 @@ static void hot_limit(const invent_opts *o, const gsl_vector *s, gsl_vector *w)
     scope_close(sc);
 }
 
+/* S2 on the last token's scores against all T positions. */
 static void temperature_section(const invent_opts *o, const example *m)
 {
     size_t T = m->X->size1;
@@ -603,6 +608,7 @@ static double fall(const saturation *z, int f)
     return fmax(z->entropy[f][last] / z->entropy[f][0], z->jacobian[f][last] / z->jacobian[f][0]);
 }
 
+/* z: the measurements over r, slope: [2] fitted -> the figure of S7 */
 static void plot_scale(const invent_opts *o, const saturation *z, const double *slope)
 {
     plot *p = plot_begin(o, "ch07_scale");
@@ -616,6 +622,7 @@ static void plot_scale(const invent_opts *o, const saturation *z, const double *
     plot_render(p, "ch07_scale.gp");
 }
 
+/* z, slope: [2] -> S7's three checks, each with its control */
 static void scale_checks(const saturation *z, const double *slope)
 {
     check_close("S7", "the variance of q . k grows as r (fitted slope near 1)", slope[0], 1.0, 0.1);
@@ -675,6 +682,7 @@ typedef struct {
     gsl_matrix *Q, *K, *V; /* (T, r), (T, r), (T, d) */
 } qkv;
 
+/* m -> Q = X W_q^T: (T, r), K = X W_k^T: (T, r), V = X W_v^T: (T, d) */
 static qkv qkv_of(scope *sc, const example *m)
 {
     qkv p;
@@ -684,6 +692,7 @@ static qkv qkv_of(scope *sc, const example *m)
     return p;
 }
 
+/* W: (T, T) causal weights -> the figure of S3 and S4 */
 static void plot_heatmap(const invent_opts *o, const gsl_matrix *W)
 {
     plot *p = plot_begin(o, "ch07_causal");
@@ -760,6 +769,7 @@ static void forms_section(const invent_opts *o, const example *m)
     scope_close(sc);
 }
 
+/* qsort order: smaller first */
 static int by_size(const void *a, const void *b)
 {
     size_t x = *(const size_t *)a, y = *(const size_t *)b;
