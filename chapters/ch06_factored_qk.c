@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "digits.h"
+#include "flag_given.h"
 #include "invent.h"
 
 typedef struct {
@@ -750,9 +751,10 @@ int main(int argc, char **argv)
     if (rc != CLI_RUN)
         return rc;
     if (s.rank >= s.dim)
-        return cli_fail(&o, "--rank (%zu) must be below --dim (%zu): at r = d the pair is as "
+        return cli_fail(&o, "--rank (%zu%s) must be below --dim (%zu%s): at r = d the pair is as "
                             "general as a free A, and there is no rank limit to show", s.rank,
-                        s.dim);
+                        flag_given(argc, argv, "rank") ? "" : ", the default", s.dim,
+                        flag_given(argc, argv, "dim") ? "" : ", the default");
     rc = chapter_start(&o, "Chapter 6: queries and keys by factoring");
     if (rc != CLI_RUN)
         return rc;

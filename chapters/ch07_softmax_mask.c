@@ -23,6 +23,7 @@
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
 
+#include "flag_given.h"
 #include "invent.h"
 
 typedef struct {
@@ -1008,7 +1009,9 @@ int main(int argc, char **argv)
     if (rc != CLI_RUN)
         return rc;
     if (s.rank > s.dim)
-        return cli_fail(&o, "--rank (%zu) must not exceed --dim (%zu)", s.rank, s.dim);
+        return cli_fail(&o, "--rank (%zu%s) must not exceed --dim (%zu%s)", s.rank,
+                        flag_given(argc, argv, "rank") ? "" : ", the default", s.dim,
+                        flag_given(argc, argv, "dim") ? "" : ", the default");
     rc = chapter_start(&o, "Chapter 7: normalising over the sequence");
     if (rc != CLI_RUN)
         return rc;
