@@ -472,6 +472,7 @@ static void cold_limit(const invent_opts *o, const gsl_vector *s, gsl_vector *w)
     double tol = log((double)(T - 1)) / (log(1.0 / COLD_EPS) + log((double)(T - 1))) + 1e-6;
     report_line(o, "  tau -> 0: within 1e-9 of the one-hot at tau = %.4g; predicted from the gap "
                    "between the two largest scores, gap / ln(10^9) = %.4g", tau, predicted);
+    report_line(o, "%s", "");
     check_close("S2", "tau -> 0: the tau at which the weights come within 1e-9 of the one-hot of "
                       "the largest score, over gap / ln(10^9) (ratio; the tolerance grows with T)",
                 tau / predicted, 1.0, tol);
