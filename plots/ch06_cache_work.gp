@@ -4,7 +4,7 @@
 # both at every r, for three sequence lengths.
 # caption: Left: three caches that give the same scores; keys A_j·x_i take 10 GB, factored keys W_k·x_i 2 GB at r = 200, raw tokens shared by every function 0.5 GB. Right: multiply-adds of the pair W_q, W_k over those of one matrix A, counted by running both: factoring pays in work below a crossover r that grows with T.
 # claims: C1 C2
-set multiplot title "What A = W_q^T W_k saves: memory against keys A x_i, and work below a crossover" font titlefont
+set multiplot title "What A = W_q^T W_k saves: memory against keys A_j x_i, and work below a crossover" font titlefont
 set lmargin at screen 0.08
 set rmargin at screen 0.47
 set tmargin at screen 0.82
@@ -30,9 +30,9 @@ set xlabel "rows of W_q and W_k, r"
 set ylabel "multiply-adds, pair / A"
 set xrange [0:64]
 set yrange [0:2.2]
-set key top left Left reverse box lc rgb "#cccccc" opaque width 1 spacing 1.1
+set key top left Left reverse box lc rgb "#cccccc" opaque width 1 spacing 1.1 title "the pair does less work" left
 set arrow 2 from 0, first 1 to 64, first 1 nohead dt 2 lw 2 lc rgb accent
 set label 2 "below 1: the pair does less work" at first 63, first 0.1 right tc rgb accent
 plot for [k = 0:2] data index k + 1 using 1:2 with lines lt k + 1 \
-         title sprintf("T = %d: pays up to r = %d", value(sprintf("T%d", k)), value(sprintf("cross%d", k)))
+         title sprintf("T = %d: up to r = %d", value(sprintf("T%d", k)), value(sprintf("cross%d", k)))
 unset multiplot

@@ -6,6 +6,7 @@ set xlabel "index j (largest first)"
 set ylabel "singular value s_j"
 set logscale y
 set format y "10^{%L}"
+set mytics 1
 set yrange [1e-18:*]
 set xrange [0.5:dim + 0.5]
 # the key goes to the side away from j = r, so it hides neither the drop nor its label

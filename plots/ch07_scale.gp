@@ -1,7 +1,7 @@
 # Chapter 7, claim S7: why the scores are divided by sqrt(r). Left, the
 # variance of q . k against r; middle, the entropy of the softmax; right, the
 # median norm of its Jacobian; each raw and scaled by 1/sqrt(r).
-# caption: Scores q·k of r numbers: their variance grows as r; without 1/√r the softmax's entropy and the median norm of its Jacobian collapse as r grows (after a rise at small r), with the scale both stay flat.
+# caption: Scores q·k of r numbers: their variance grows as r; without 1/√r the softmax's entropy and the median Frobenius norm of its Jacobian collapse as r grows (after a rise at small r), with the scale both stay flat.
 # claims: S7
 set multiplot title "Scores q . k of r numbers: without 1/√r the softmax saturates as r grows" font titlefont
 set tmargin at screen 0.82

@@ -39,6 +39,9 @@ Test(decode, the_three_forms_give_the_recomputed_scores)
     cr_assert_eq(factor_scores(X, Wq, Wk, R), INVENT_OK);
     cr_assert_eq(decode_factored(X, Wq, Wk, S, &n), INVENT_OK);
     cr_assert(causal_gap(S, R) >= 0.0 && causal_gap(S, R) <= 1e-13);
+    cr_assert_eq(bilinear_scores(X, A, R), INVENT_OK);
+    cr_assert_eq(decode_recomputed(X, As, 1, &S, &n), INVENT_OK);
+    cr_assert(causal_gap(S, R) >= 0.0 && causal_gap(S, R) <= 1e-13);
     gsl_matrix_free(X);
     gsl_matrix_free(A);
     gsl_matrix_free(Wq);
@@ -63,6 +66,9 @@ Test(decode, counts_what_each_form_does)
     cr_assert_eq(decode_shared(X, As, 2, Ss, &n), INVENT_OK);
     cr_assert(n.scores == 20 && n.proj == 2 * 4 * 9 && n.pair == 20 * 3 && n.cached == 12,
               "one cache of raw tokens for both functions");
+    cr_assert_eq(decode_recomputed(X, As, 2, Ss, &n), INVENT_OK);
+    cr_assert(n.scores == 20 && n.proj == 2 * 10 * 9 && n.pair == 20 * 3 && n.cached == 12,
+              "every key recomputed: one d x d product per pair");
     gsl_matrix_free(X);
     gsl_matrix_free(A);
     gsl_matrix_free(W);
@@ -82,6 +88,8 @@ Test(decode, refuses_shapes_that_do_not_fit)
     const gsl_matrix *As[1] = {A};
     cr_assert_eq(decode_shared(X, As, 1, &S, &n), INVENT_ESHAPE);
     cr_assert_eq(decode_shared(X, As, 0, &S, &n), INVENT_ESHAPE);
+    cr_assert_eq(decode_recomputed(X, As, 1, &S, &n), INVENT_ESHAPE);
+    cr_assert_eq(decode_recomputed(X, As, 0, &S, &n), INVENT_ESHAPE);
     gsl_matrix_free(X);
     gsl_matrix_free(A);
     gsl_matrix_free(Wq);

@@ -97,3 +97,39 @@ int decode_shared(const gsl_matrix *X, const gsl_matrix *const *A, size_t H,
     free(query);
     return status;
 }
+
+int decode_recomputed(const gsl_matrix *X, const gsl_matrix *const *A, size_t H,
+                      gsl_matrix *const *S, decode_count *n)
+{
+    size_t T = X->size1, d = X->size2;
+    if (H == 0)
+        return INVENT_ESHAPE;
+    for (size_t j = 0; j < H; j++)
+        if (A[j]->size1 != d || A[j]->size2 != d || S[j]->size1 != T || S[j]->size2 != T)
+            return INVENT_ESHAPE;
+    kvcache *c = kvcache_new(T, d);
+    gsl_vector *k = gsl_vector_alloc(d);
+    int status = c && k ? INVENT_OK : INVENT_ENOMEM;
+    *n = (decode_count){0, 0, 0, 0};
+    for (size_t j = 0; j < H; j++)
+        gsl_matrix_set_zero(S[j]);
+    for (size_t t = 0; t < T && status == INVENT_OK; t++) {
+        gsl_vector_const_view x = gsl_matrix_const_row(X, t);
+        status = kvcache_append(c, &x.vector); /* the raw token */
+        for (size_t j = 0; j < H && status == INVENT_OK; j++) {
+            for (size_t i = 0; i <= t; i++) { /* A_j x_i again, for every new token */
+                gsl_vector_const_view xi = gsl_matrix_const_row(c->keys, i);
+                double score;
+                map_apply((token_map){A[j], CblasNoTrans}, &xi.vector, k, &n->proj);
+                gsl_blas_ddot(&x.vector, k, &score);
+                gsl_matrix_set(S[j], t, i, score);
+            }
+            n->scores += t + 1;
+            n->pair += (uint64_t)(t + 1) * d;
+        }
+    }
+    n->cached = c ? (uint64_t)c->len * d : 0;
+    kvcache_free(c);
+    gsl_vector_free(k);
+    return status;
+}

@@ -1,12 +1,16 @@
 /* Decoding one token at a time: each new token is scored against a cache of
- * what was kept for every earlier token (and itself), in three forms, with
- * every multiply-add counted as it runs, so that the forms' costs are
- * measured rather than assumed:
+ * what was kept for every earlier token (and itself), in three forms. Each
+ * keeps a tally as it runs, adding the size of every product its loops
+ * perform: bookkeeping of the loops that ran (how many products of which
+ * size), not a count of machine instructions, so that the forms' costs come
+ * from what runs rather than from a formula:
  *   bilinear  one (d, d) matrix A: keys A x_i cached, d numbers a token;
  *   factored  W_q, W_k of shape (r, d): keys W_k x_i cached, r numbers;
  *   shared    H free matrices A_j and one cache of the raw tokens x_i for all
  *             of them: the query A_j^T x_t gives (A_j^T x_t) . x_i =
- *             x_t^T A_j x_i, d numbers a token whatever H is. */
+ *             x_t^T A_j x_i, d numbers a token whatever H is;
+ *   recomputed  the same cache of raw tokens, each key A_j x_i computed again
+ *             for every new token: the same scores for far more work. */
 #ifndef INVENT_DECODE_H
 #define INVENT_DECODE_H
 
@@ -15,7 +19,7 @@
 
 #include <gsl/gsl_matrix.h>
 
-/* What one decode took, counted while it ran. */
+/* What one decode's loops performed, tallied as they ran. */
 typedef struct {
     uint64_t scores; /* query . key dot products */
     uint64_t proj;   /* multiply-adds that made queries and keys */
@@ -37,5 +41,12 @@ int decode_factored(const gsl_matrix *X, const gsl_matrix *Wq, const gsl_matrix 
  * functions; *n: what it took, all functions together */
 int decode_shared(const gsl_matrix *X, const gsl_matrix *const *A, size_t H,
                   gsl_matrix *const *S, decode_count *n);
+
+/* X: (T, d), A[0..H-1]: (d, d) -> S[j] as decode_shared, from one cache of
+ * the raw tokens, but with each key A_j x_i recomputed from its raw token for
+ * every new token instead of A_j moved into the query: token t costs
+ * (t + 1) (d^2 + d) per function; *n: what it took */
+int decode_recomputed(const gsl_matrix *X, const gsl_matrix *const *A, size_t H,
+                      gsl_matrix *const *S, decode_count *n);
 
 #endif
