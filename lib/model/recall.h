@@ -17,4 +17,12 @@ typedef enum {
  * error on fresh sequences: 0 is perfect recall, 1 is none at all */
 int recall_error(const rnn_cell *c, size_t n, memory_kind kind, gsl_rng *r, double *error);
 
+/* m, p, n -> the error recall_error should measure for Gaussian inputs:
+ * sqrt(lost (N - 1) / (N - f - 1)). lost = 1 - m / (n p) is the share of the
+ * n p input directions that an m-dimensional final state cannot see (0 when
+ * n p <= m, and always 0 when every state is kept); the factor is how much a
+ * least-squares read-out with f features, fitted on N Gaussian samples, loses
+ * on fresh ones. 0 when nothing is lost (any f, N). */
+double recall_expected_error(size_t m, size_t p, size_t n, memory_kind kind);
+
 #endif
