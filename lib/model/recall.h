@@ -25,4 +25,12 @@ int recall_error(const rnn_cell *c, size_t n, memory_kind kind, gsl_rng *r, doub
  * on fresh ones. 0 when nothing is lost (any f, N). */
 double recall_expected_error(size_t m, size_t p, size_t n, memory_kind kind);
 
+/* m, p, n -> how far the final state's measured error strays from the expected
+ * one by chance, relative: its standard deviation over the test sequences. The
+ * share of the test targets' squared size that is lost is a ratio of two sums of
+ * squares over S n p numbers, lost + kept, with variance 2 lost (1 - lost) / (S n p);
+ * the error is its square root. -> sqrt((1 - lost) / (2 lost S n p)), S = 256
+ * test sequences; 0 when nothing is lost. */
+double recall_error_spread(size_t m, size_t p, size_t n);
+
 #endif
