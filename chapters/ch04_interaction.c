@@ -447,21 +447,23 @@ static void narrate_what_the_product_buys(const invent_opts *o, const landscape 
     report_text(o, "So the additive score fails here only in its simplest form. One tanh unit "
                    "without a bias is an odd function, s(-x1, -x3) = -s(x1, x3), while sign "
                    "agreement is even; an odd function has the sign of x1 x3 on at most half "
-                   "of a symmetric grid (%.1f%% for tanh(x1 + x3)), and the same holds for any "
-                   "number of bias-free units. With biases and a few hidden units, "
+                   "of a symmetric grid (%.1f%% for tanh(x1 + x3)); the same bound holds for "
+                   "any number of bias-free units, since a sum of odd functions is odd. With "
+                   "biases and a few hidden units, "
                    "v . tanh(W1 x_i + W2 x_L + b) represents sign agreement: the four units "
                    "above have the sign of x1 x3 on %.1f%% of the grid and satisfy both units "
                    "on %.1f%% of it. Chapter 12 trains additive scores with and without a bias "
                    "on sign agreement and measures what each reaches (claim I5).",
                 100.0 * l->sign_agrees[FN_TANH], 100.0 * l->sign_agrees[FN_BIASED],
                 100.0 * l->satisfied[FN_BIASED][2]);
-    report_text(o, "What the product buys is economy. One product does what needs four tanh "
-                   "units with biases. Per pair of tokens it costs one multiply-add per "
-                   "coordinate, d in all, with nothing to learn; the additive score, even with "
-                   "W1 x_i and W2 x_L computed once per token, costs h additions, h tanh and h "
-                   "multiply-adds per pair, with h large enough to bend the sum into a product. "
-                   "And the products of all pairs at once are one matrix product, the "
-                   "operation computers do fastest.");
+    report_text(o, "What the product buys is economy, not a power the additive score lacks. "
+                   "One product term does what took four hand-built tanh units with biases "
+                   "here: no hidden layer is needed. Per pair of tokens it costs one "
+                   "multiply-add per coordinate, d in all, and has no parameters; the additive "
+                   "score, even with W1 x_i and W2 x_L computed once per token, costs h "
+                   "additions, h tanh and h multiply-adds per pair, with h large enough to "
+                   "bend the sum into a product. And the products of all pairs at once are "
+                   "one matrix product, the operation computers do fastest.");
 }
 
 /* G: (n, n) -> a copy divided by its largest |value|, for one colour scale */
