@@ -1,7 +1,8 @@
 # Chapter 4, claim I4: two units share the token x1 and one score function;
 # A wants a large output only for x1 > 0, B only for x1 < 0. Each point is a
 # pair of the units' own inputs; the colour says who is satisfied there.
-# caption: Two units share one token and need opposite signs of it: with the product both can be satisfied on part of the plane, with the sum or a bias-free tanh neither can.
+# Panels: the sum, the product, and four tanh units with biases.
+# caption: Two units share one token and need opposite signs of it: with the product both can be satisfied on part of the plane, with the sum neither can; tanh units with biases can, at the price of more units.
 # claims: I4
 set multiplot title "One score, two units with opposite needs: where are both satisfied?" font titlefont
 set palette maxcolors 4
@@ -12,26 +13,28 @@ coord(k) = -half + 2.0 * half * k / (n - 1)
 step = 2.0 * half / (n - 1)
 set xrange [-half - step / 2:half + step / 2]
 set yrange [-half - step / 2:half + step / 2]
-set xtics 1 out
+set xtics 2 out
 set ytics 1 out
 set border 15 lw 1.5
 unset grid
 unset key
 set xlabel "x_3 of unit A (wants x_1 > 0)"
-panel_title(k) = k == 0 ? sprintf("sum x_1 + x_3\nboth satisfied: %.1f%% of the grid", 100 * both_sum) : \
-                          sprintf("product x_1 · x_3\nboth satisfied: %.1f%% of the grid", 100 * both_product)
-height = 0.56
+panel_title(k) = k == 0 ? sprintf("sum x_1 + x_3\nboth: %.1f%% of the grid", 100 * both_sum) : \
+                 k == 1 ? sprintf("product x_1 · x_3\nboth: %.1f%% of the grid", 100 * both_product) : \
+                          sprintf("4 tanh units, biased\nboth: %.1f%% of the grid", 100 * both_biased)
+height = 0.44
 width = height * 9.0 / 16.0
 set label 1 sprintf("satisfied: the unit's output is large (≥ %g × largest) for some x_1, and only for x_1 of the sign it wants", large) \
     at screen 0.5, screen 0.035 center tc rgb accent
-do for [k = 0:1] {
-    set lmargin at screen 0.1 + k * 0.42
-    set rmargin at screen 0.1 + k * 0.42 + width
+do for [k = 0:2] {
+    set lmargin at screen 0.085 + k * 0.265
+    set rmargin at screen 0.085 + k * 0.265 + width
     set tmargin at screen 0.76
     set bmargin at screen 0.76 - height
     set title panel_title(k)
     if (k == 0) {
         set ylabel "x_3 of unit B (wants x_1 < 0)"
+        set format y "%g"
         unset colorbox
         if (edge_gap) {
             set label 2 "at x_3 = 3, x_1 = 0\nis large too: A is\nnot satisfied there" \
@@ -43,7 +46,10 @@ do for [k = 0:1] {
         unset label 2
         unset arrow 2
         unset ylabel
-        set colorbox user origin screen 0.87, screen 0.76 - height size screen 0.02, screen height
+        set format y ""
+    }
+    if (k == 2) {
+        set colorbox user origin screen 0.885, screen 0.76 - height size screen 0.016, screen height
     }
     plot data index k using (coord($1)):(coord($2)):3 with image
 }

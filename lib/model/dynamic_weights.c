@@ -40,6 +40,46 @@ int dw_weights(const attn_additive *a, dw_kind kind, const gsl_matrix *S, const 
     return status;
 }
 
+/* P1: (T, h) = S W1^T, P2: (T, h) = R W2^T -> Phi: (T, h), row i = the hidden
+ * units of the weight from source i into unit j (zero where the kind cuts it) */
+static void hidden_units(dw_kind kind, const gsl_matrix *P1, const gsl_matrix *P2, size_t j,
+                         gsl_matrix *Phi)
+{
+    size_t T = P1->size1, h = P1->size2;
+    for (size_t i = 0; i < T; i++)
+        for (size_t k = 0; k < h; k++) {
+            double r = kind == DW_SOURCE_ONLY ? 0.0 : P2->data[j * P2->tda + k];
+            int cut = kind == DW_SELF_ONLY && i != j;
+            Phi->data[i * Phi->tda + k] = cut ? 0.0 : tanh(P1->data[i * P1->tda + k] + r);
+        }
+}
+
+int dw_features(const attn_additive *a, dw_kind kind, const gsl_matrix *S, const gsl_matrix *R,
+                const gsl_matrix *X, gsl_matrix *F)
+{
+    size_t T = S->size1, d = S->size2, h = a->W1->size1;
+    if (R->size1 != T || R->size2 != d || X->size1 != T || a->W1->size2 != d ||
+        F->size1 != T * X->size2 || F->size2 != h)
+        return INVENT_ESHAPE;
+    gsl_matrix *P1 = gsl_matrix_alloc(T, h), *P2 = gsl_matrix_alloc(T, h);
+    gsl_matrix *Phi = gsl_matrix_alloc(T, h);
+    int status = P1 && P2 && Phi ? INVENT_OK : INVENT_ENOMEM;
+    if (status == INVENT_OK)
+        status = mat_mul(S, CblasNoTrans, a->W1, CblasTrans, P1);
+    if (status == INVENT_OK)
+        status = mat_mul(R, CblasNoTrans, a->W2, CblasTrans, P2);
+    for (size_t j = 0; j < T && status == INVENT_OK; j++) {
+        /* rows j d .. j d + d - 1 of F: X^T Phi_j, (d, T) (T, h) -> (d, h) */
+        gsl_matrix_view Fj = gsl_matrix_submatrix(F, j * X->size2, 0, X->size2, h);
+        hidden_units(kind, P1, P2, j, Phi);
+        status = mat_mul(X, CblasTrans, Phi, CblasNoTrans, &Fj.matrix);
+    }
+    gsl_matrix_free(P1);
+    gsl_matrix_free(P2);
+    gsl_matrix_free(Phi);
+    return status;
+}
+
 int dw_layer(const gsl_matrix *W, const gsl_matrix *X, gsl_matrix *Y)
 {
     if (Y->size1 != X->size1 || Y->size2 != X->size2)

@@ -32,6 +32,15 @@ double dw_row_spread(const gsl_matrix *W);
 int dw_coefficients(attn_additive *const *bank, const gsl_vector *x_i, const gsl_vector *x_L,
                     gsl_vector *c);
 
+/* The weighted sums W X are linear in the generator's read-out v: with
+ * phi_ji = tanh(W1 s_i + W2 r_j), the hidden units of the weight from source i
+ * into unit j (r_j = 0 for DW_SOURCE_ONLY, only i = j for DW_SELF_ONLY),
+ * a, S: (T, d), R: (T, d), X: (T, d) -> F: (T d, h),
+ * F[j d + c][k] = sum_i phi_ji[k] X[i][c], so that (W X)[j][c] = (F v)[j d + c].
+ * Refitting v by least squares on F is training the generator's read-out. */
+int dw_features(const attn_additive *a, dw_kind kind, const gsl_matrix *S, const gsl_matrix *R,
+                const gsl_matrix *X, gsl_matrix *F);
+
 /* c: (d) -> D: (d, d) = diag(c), written directly */
 int dw_diagonal(const gsl_vector *c, gsl_matrix *D);
 

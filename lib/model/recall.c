@@ -1,5 +1,7 @@
 #include "recall.h"
 
+#include <math.h>
+
 #include <gsl/gsl_matrix.h>
 
 #include "linalg.h"
@@ -12,6 +14,15 @@
  * well posed) whose bias RECALL_REFINE refinement steps then remove. */
 #define RECALL_RIDGE 1e-12
 #define RECALL_REFINE 3
+
+/* Fresh sequences the read-out is tested on. */
+#define RECALL_TEST 256
+
+/* Sequences the read-out is fitted on, for a memory of `features` numbers. */
+static size_t training_sequences(size_t features)
+{
+    return 2 * features + 200;
+}
 
 /* Fills row s of memory and targets from one random sequence of n inputs. */
 static int record_sequence(const rnn_cell *c, memory_kind kind, gsl_rng *r, gsl_matrix *X,
@@ -65,7 +76,7 @@ int recall_error(const rnn_cell *c, size_t n, memory_kind kind, gsl_rng *r, doub
         return INVENT_ERANGE;
     size_t m = c->W->size1, p = c->U->size2;
     size_t features = kind == MEMORY_FINAL_STATE ? m : n * m;
-    size_t train = 2 * features + 200, test = 256;
+    size_t train = training_sequences(features), test = RECALL_TEST;
     gsl_matrix *mem_train = gsl_matrix_alloc(train, features);
     gsl_matrix *tgt_train = gsl_matrix_alloc(train, n * p);
     gsl_matrix *mem_test = gsl_matrix_alloc(test, features);
@@ -87,4 +98,21 @@ int recall_error(const rnn_cell *c, size_t n, memory_kind kind, gsl_rng *r, doub
     gsl_matrix_free(tgt_test);
     gsl_matrix_free(readout);
     return status;
+}
+
+double recall_expected_error(size_t m, size_t p, size_t n, memory_kind kind)
+{
+    if (kind == MEMORY_EVERY_STATE || n * p <= m)
+        return 0.0;
+    double lost = 1.0 - (double)m / (double)(n * p);
+    double N = (double)training_sequences(m), f = (double)m;
+    return sqrt(lost * (N - 1.0) / (N - f - 1.0));
+}
+
+double recall_error_spread(size_t m, size_t p, size_t n)
+{
+    if (n * p <= m)
+        return 0.0;
+    double lost = 1.0 - (double)m / (double)(n * p);
+    return sqrt((1.0 - lost) / (2.0 * lost * RECALL_TEST * (double)(n * p)));
 }

@@ -17,4 +17,20 @@ typedef enum {
  * error on fresh sequences: 0 is perfect recall, 1 is none at all */
 int recall_error(const rnn_cell *c, size_t n, memory_kind kind, gsl_rng *r, double *error);
 
+/* m, p, n -> the error recall_error should measure for Gaussian inputs:
+ * sqrt(lost (N - 1) / (N - f - 1)). lost = 1 - m / (n p) is the share of the
+ * n p input directions that an m-dimensional final state cannot see (0 when
+ * n p <= m, and always 0 when every state is kept); the factor is how much a
+ * least-squares read-out with f features, fitted on N Gaussian samples, loses
+ * on fresh ones. 0 when nothing is lost (any f, N). */
+double recall_expected_error(size_t m, size_t p, size_t n, memory_kind kind);
+
+/* m, p, n -> how far the final state's measured error strays from the expected
+ * one by chance, relative: its standard deviation over the test sequences. The
+ * share of the test targets' squared size that is lost is a ratio of two sums of
+ * squares over S n p numbers, lost + kept, with variance 2 lost (1 - lost) / (S n p);
+ * the error is its square root. -> sqrt((1 - lost) / (2 lost S n p)), S = 256
+ * test sequences; 0 when nothing is lost. */
+double recall_error_spread(size_t m, size_t p, size_t n);
+
 #endif
