@@ -52,6 +52,7 @@ typedef struct {
                              * future, of no mask (row 0) and of the full model (row 1) */
     gsl_vector *again;      /* (seeds): the full model again, at other seeds */
     gsl_vector *untrained;  /* (seeds): the full model's held-out loss before training */
+    size_t params[ABL_COUNT]; /* numbers each model trains */
     double seconds;
 } run;
 
@@ -91,9 +92,10 @@ static double leak(const run *r, ablated *m, gpt_trace *tr, size_t *x, size_t *y
 }
 
 /* ablation a trained from seed (its draw and its batches) -> the held-out loss;
- * *before: that loss untrained, *gain: leak() of the trained model */
-static double train_one(const run *r, ablation a, unsigned long seed, double *before,
-                        double *gain)
+ * *params: how many numbers it trains, *before: that loss untrained, *gain:
+ * leak() of the trained model */
+static double train_one(const run *r, ablation a, unsigned long seed, size_t *params,
+                        double *before, double *gain)
 {
     const settings *s = r->s;
     size_t B = s->batch, T = s->context;
@@ -101,6 +103,7 @@ static double train_one(const run *r, ablation a, unsigned long seed, double *be
     gsl_rng *rng = scope_keep_rng(sc, rng_new(seed));
     gpt_shape shape = shape_of(s, r->text->vocab);
     ablated *m = SCOPE_KEEP(sc, ablated_new(a, &shape, rng), ablated_free);
+    *params = ablated_param_count(m);
     gpt_trace *tr = SCOPE_KEEP(sc, gpt_trace_new(m->w, B, T), gpt_trace_free);
     size_t *x = SCOPE_KEEP(sc, calloc(B * T, sizeof(size_t)), free);
     size_t *y = SCOPE_KEEP(sc, calloc(B * T, sizeof(size_t)), free);
@@ -136,11 +139,13 @@ static int train_item(void *ctx, size_t item, int worker)
     size_t S = r->s->seeds, i = item / (ABL_COUNT + 1), a = item % (ABL_COUNT + 1);
     unsigned long seed = r->o->seed + i;
     double seen, before;
+    size_t params;
     if (a == ABL_COUNT) {
-        gsl_vector_set(r->again, i, train_one(r, ABL_FULL, seed + S, &before, &seen));
+        gsl_vector_set(r->again, i, train_one(r, ABL_FULL, seed + S, &params, &before, &seen));
         return INVENT_OK;
     }
-    gsl_matrix_set(r->loss, a, i, train_one(r, (ablation)a, seed, &before, &seen));
+    gsl_matrix_set(r->loss, a, i, train_one(r, (ablation)a, seed, &params, &before, &seen));
+    r->params[a] = params; /* the same at every seed */
     if (a == ABL_FULL)
         gsl_vector_set(r->untrained, i, before);
     if (a == ABL_NO_MASK || a == ABL_FULL)
@@ -184,28 +189,46 @@ static void paired(const run *r, ablation a, double *lo, double *hi)
     }
 }
 
+static void setup_text(const run *r)
+{
+    const settings *s = r->s;
+    report_section(r->o, "Seven models, one budget");
+    report_text(r->o, "This is the %s run%s. Each model below is chapter 13's pre-norm GPT "
+                "(%zu layer%s, width %zu, %zu heads, context %zu) with one piece taken out, "
+                "trained for %zu steps of %zu sequences (AdamW, warm-up and cosine as in "
+                "chapter 13, peak rate %g). At a given seed every model starts from the same "
+                "draw and sees the same batches, so the difference to the full model at that "
+                "seed (paired) is due to the piece and not to luck of the draw; the full model "
+                "is also trained at %zu other seeds ('full again') to show what luck alone does.",
+                s->full ? "full" : "quick", s->full ? "" : " (add --full for chapter 13's quick "
+                "model trained longer; minutes)", s->layers, s->layers > 1 ? "s" : "", s->dim,
+                s->heads, s->context, s->steps, s->batch, s->rate, s->seeds);
+    report_text(r->o, "Held-out loss is always measured with the causal mask, on %zu fixed "
+                "windows from the last tenth of the corpus.", s->windows);
+}
+
 static void table(const run *r)
 {
     report_section(r->o, "The table");
     report_line(r->o, "  %-12s %10s %14s %9s %22s", "model", "parameters", "held-out loss",
                 "spread", "minus full, per seed");
-    gpt_shape shape = shape_of(r->s, r->text->vocab);
     for (int a = 0; a < ABL_COUNT; a++) {
-        gsl_rng *rng = rng_new(1);
-        ablated *m = ablated_new((ablation)a, &shape, rng);
-        size_t n = m ? ablated_param_count(m) : 0;
-        ablated_free(m);
-        gsl_rng_free(rng);
         double lo, hi;
         paired(r, (ablation)a, &lo, &hi);
         report_line(r->o, "  %-12s %10zu %14.3f %9.3f %10.3f .. %7.3f", ablation_name((ablation)a),
-                    n, row_mean(r->loss, a), row_sd(r->loss, a), lo, hi);
+                    r->params[a], row_mean(r->loss, a), row_sd(r->loss, a), lo, hi);
     }
     report_line(r->o, "  %-12s %10s %14.3f %9.3f", "full again", "", 
                 gsl_stats_mean(r->again->data, 1, r->s->seeds),
                 r->s->seeds > 1 ? gsl_stats_sd(r->again->data, 1, r->s->seeds) : 0.0);
     report_line(r->o, "  training windows, causal minus seeing the future: no mask %.3f, full %.3f",
                 row_mean(r->leak, 0), row_mean(r->leak, 1));
+    report_text(r->o, "The paired differences are far tighter than the gap between 'full' and "
+                "'full again': most of the seed-to-seed spread is the draw and the batch order, "
+                "shared by both members of a pair. A piece whose paired difference changes sign "
+                "over seeds is not shown to matter at this budget; a negative difference means "
+                "the smaller model learned faster within the budget, which says nothing about "
+                "where it would end.");
 }
 
 /* the bar figure: mean and spread of each model's held-out loss */
@@ -245,6 +268,11 @@ static void direction_claims(const run *r)
     paired(r, ABL_NO_POSITION, &plo, &phi);
     paired(r, ABL_NO_MASK, &mlo, &mhi);
     report_section(r->o, "Claims");
+    report_text(r->o, "Positions: P is drawn N(0, 1), as large as the token embedding, so at "
+                "the start it is noise added to every input that the model must first learn to "
+                "use or to ignore; within a short budget the model without it is ahead. The "
+                "mask: a model trained seeing the next character learns to read it off, and "
+                "loses that crutch when evaluated causally.");
     check_at_most("A1", "without positions the held-out loss is lower at every seed, at this "
                   "budget (largest paired difference, nats)", phi, -APART);
     check_control("A1", "the same test on the model trained without the mask");
@@ -377,6 +405,7 @@ int main(int argc, char **argv)
     SCOPE_KEEP(sc, text, corpus_free);
     run r = {.o = &o, .s = &s, .sc = sc, .text = text};
     setup(&r);
+    setup_text(&r);
     train_all(&r);
     table(&r);
     plot_bars(&r);
