@@ -361,6 +361,11 @@ static int check_settings(const invent_opts *o, const settings *s, corpus **text
     if (s->dim % s->heads != 0 || s->heads < 2)
         return cli_fail(o, "--heads %zu: at least 2 (one head is an ablation), dividing --dim %zu",
                         s->heads, s->dim);
+    if (s->seeds < 2)
+        return cli_fail(o, "--seeds %zu: at least 2 (a spread needs two runs)", s->seeds);
+    if (s->rate < 1e-4)
+        return cli_fail(o, "--rate %g: at least 1e-4 (below it nothing is learned in the budget)",
+                        s->rate);
     if (s->steps < 20)
         return cli_fail(o, "--steps %zu: at least 20 (a warm-up and a decay)", s->steps);
     return load_corpus(o, s, text);
@@ -378,8 +383,9 @@ int main(int argc, char **argv)
         {"dim", CLI_SIZE, &s.dim, 0, 256, "width d (0: 16; 32)"},
         {"context", CLI_SIZE, &s.context, 0, 128, "characters per sequence (0: 16; 32)"},
         {"batch", CLI_SIZE, &s.batch, 0, 64, "sequences per step (0: 8)"},
-        {"steps", CLI_SIZE, &s.steps, 0, 100000, "training steps per run (0: 120; 500)"},
-        {"seeds", CLI_SIZE, &s.seeds, 0, 20, "seeds per model (0: 2; 3)"},
+        {"steps", CLI_SIZE, &s.steps, 0, 100000, "training steps per run, at least 20 (0: 120; "
+         "500); A1-A7 are claims about training: too few steps can fail them, and say so"},
+        {"seeds", CLI_SIZE, &s.seeds, 0, 20, "seeds per model, at least 2 (0: 2; 3)"},
         {"rate", CLI_DOUBLE, &s.rate, 0, 0.05, "peak learning rate (0: 2e-2; 6e-3)"},
     };
     const cli_spec spec = {"ch14", "Chapter 14: each choice of the derivation removed from the "
