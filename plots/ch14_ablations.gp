@@ -1,14 +1,14 @@
 # caption: Held-out loss (nats per character, always causal) of chapter 13's model and of each ablation, trained with the same budget, initial draw and batches; bars are means over seeds, whiskers one standard deviation, the dashed line the full model.
-# claims: A1 A2 A3 A4 A5 A6 A7
+# claims: A1 A2 A3 A4 A5 A6 A7 A8
 # Chapter 14: every choice of the derivation removed one at a time.
 set title sprintf("One piece removed at a time (%d steps, %d seeds, width %d, %d layer%s)", steps, seeds, width, layers, layers > 1 ? "s" : "") font titlefont
 set ylabel "held-out cross-entropy (nats per character)"
 set style fill solid 0.6 border -1
 set boxwidth 0.6
 set key off
-set xrange [-0.6:6.6]
+set xrange [-0.6:7.6]
 set yrange [lowest - 0.1 : highest + 0.1]
-set xtics (label0 0, label1 1, label2 2, label3 3, label4 4, label5 5, label6 6)
+set xtics (label0 0, label1 1, label2 2, label3 3, label4 4, label5 5, label6 6, label7 7)
 set grid ytics
 plot data index 0 using 1:2 with boxes lc rgb accent, \
      ''   index 0 using 1:2:3 with yerrorbars lt -1 pt 0 lw 2, \

@@ -116,3 +116,27 @@ Test(ablation, no_mask_sees_the_future_only_while_training)
     ablated_free(m);
     gsl_rng_free(r);
 }
+
+Test(ablation, free_a_starts_as_the_full_model)
+{
+    enum { B = 2, T = 6 };
+    gsl_rng *r1 = rng_new(4), *r2 = rng_new(4);
+    ablated *full = ablated_new(ABL_FULL, &tiny, r1), *freeA = ablated_new(ABL_FREE_A, &tiny, r2);
+    cr_assert(full && freeA);
+    gpt_trace *t1 = gpt_trace_new(full->w, B, T), *t2 = gpt_trace_new(freeA->w, B, T);
+    size_t x[B * T];
+    for (size_t i = 0; i < B * T; i++)
+        x[i] = gsl_rng_uniform_int(r1, tiny.vocab);
+    double l1, l2;
+    cr_assert_eq(ablated_forward(full, x, x, t1, 1, &l1), INVENT_OK);
+    cr_assert_eq(ablated_forward(freeA, x, x, t2, 1, &l2), INVENT_OK);
+    cr_assert(fabs(l1 - l2) < 1e-12, "full %.15f, free A %.15f", l1, l2);
+    /* as many trained numbers as W_q and W_k when H = 2 */
+    cr_assert_eq(ablated_param_count(freeA), ablated_param_count(full));
+    gpt_trace_free(t1);
+    gpt_trace_free(t2);
+    ablated_free(full);
+    ablated_free(freeA);
+    gsl_rng_free(r1);
+    gsl_rng_free(r2);
+}

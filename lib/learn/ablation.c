@@ -4,13 +4,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "heads.h"
 #include "mat.h"
 #include "status.h"
 
 const char *ablation_name(ablation a)
 {
     static const char *names[ABL_COUNT] = {"full",   "no position", "no mask", "no scale",
-                                           "no MLP", "one head",    "no W_o"};
+                                           "no MLP", "one head",    "no W_o",     "free A"};
     return a < ABL_COUNT ? names[a] : "?";
 }
 
@@ -32,13 +33,16 @@ static int is_fixed(ablation a, const char *name)
         return in_block && (f[0] == 'W' || f[0] == 'b') && (f[1] == '1' || f[1] == '2');
     if (a == ABL_NO_WO)
         return in_block && strcmp(f, "Wo") == 0;
+    if (a == ABL_FREE_A)
+        return in_block && strcmp(f, "Wk") == 0;
     return 0;
 }
 
-/* the fixed tensors' values: 0, or the identity for W_o (d x H dv = d x d) */
+/* the fixed tensors' values: 0, or the identity for W_o (d x H dv = d x d);
+ * free A's fixed W_k is set by widen_heads */
 static void fix_values(ablated *m)
 {
-    for (size_t k = 0; k < m->n_all; k++) {
+    for (size_t k = 0; m->kind != ABL_FREE_A && k < m->n_all; k++) {
         tensor_ref *t = &m->all[k];
         if (!is_fixed(m->kind, t->name))
             continue;
@@ -49,7 +53,32 @@ static void fix_values(ablated *m)
     }
 }
 
-/* no scale: Theta_l = W_q of block l as drawn; the trained list points at Theta */
+/* free A: block b's heads widened to size d: W_k^(j) = I, W_q^(j) = Theta^(j) =
+ * (W_q^(j)T W_k^(j))^T of the drawn heads (make_theta then clones it) */
+static int widen_heads(block_weights *b, size_t d)
+{
+    mha_weights *old = b->attn;
+    size_t H = old->heads;
+    mha_weights *a = calloc(1, sizeof *a);
+    if (!a)
+        return INVENT_ENOMEM;
+    *a = (mha_weights){.heads = H, .Wq = gsl_matrix_alloc(H * d, d),
+                       .Wk = gsl_matrix_calloc(H * d, d), .Wv = old->Wv, .Wo = old->Wo};
+    old->Wv = old->Wo = NULL;
+    b->attn = a;
+    int status = a->Wq && a->Wk ? INVENT_OK : INVENT_ENOMEM;
+    for (size_t j = 0; status == INVENT_OK && j < H; j++) {
+        gsl_matrix_view Aj = heads_rows(a->Wq, H, j), Ij = heads_rows(a->Wk, H, j);
+        gsl_matrix_const_view Qj = heads_const_rows(old->Wq, H, j);
+        gsl_matrix_const_view Kj = heads_const_rows(old->Wk, H, j);
+        gsl_matrix_set_identity(&Ij.matrix);
+        status = mat_mul(&Kj.matrix, CblasTrans, &Qj.matrix, CblasNoTrans, &Aj.matrix);
+    }
+    mha_free(old);
+    return status;
+}
+
+/* no scale, free A: Theta_l = W_q of block l; the trained list points at Theta */
 static int make_theta(ablated *m)
 {
     size_t L = m->w->shape.layers;
@@ -64,7 +93,8 @@ static int make_theta(ablated *m)
         if (!m->theta[l] || !m->dtheta[l])
             return INVENT_ENOMEM;
     }
-    m->stretch = sqrt((double)(m->w->shape.dim / m->w->shape.heads));
+    const gpt_shape *s = &m->w->shape;
+    m->stretch = m->kind == ABL_FREE_A ? sqrt((double)s->heads) : sqrt((double)(s->dim / s->heads));
     return INVENT_OK;
 }
 
@@ -106,7 +136,12 @@ ablated *ablated_new(ablation a, const gpt_shape *shape, gsl_rng *r)
     if (ok) {
         gpt_tensors(m->w, m->g, m->all);
         fix_values(m);
-        ok = a != ABL_NO_SCALE || make_theta(m) == INVENT_OK;
+        for (size_t l = 0; ok && a == ABL_FREE_A && l < s.layers; l++)
+            ok = widen_heads(m->w->blocks[l], s.dim) == INVENT_OK &&
+                 widen_heads(m->g->blocks[l], s.dim) == INVENT_OK;
+        if (ok && a == ABL_FREE_A)
+            gpt_tensors(m->w, m->g, m->all); /* the widened heads' tensors */
+        ok = ok && ((a != ABL_NO_SCALE && a != ABL_FREE_A) || make_theta(m) == INVENT_OK);
     }
     if (!ok) {
         ablated_free(m);

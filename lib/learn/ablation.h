@@ -11,6 +11,12 @@
  *   one head      H = 1 at the same width d (r = d instead of d/H)
  *   no W_o        W_o = I, fixed: the heads' outputs summed into their own
  *                 columns of the stream, nothing mixes them
+ *   free A        per head one free d x d matrix A_j in place of W_q^(j)T W_k^(j)
+ *                 (score X A_j X^T / sqrt(r)), started at the drawn product so
+ *                 that the initial function is the full model's; with H = 2
+ *                 it trains as many numbers as W_q and W_k (H d^2 = 2 d^2).
+ *                 Built as heads of size d with W_k^(j) = I fixed and
+ *                 W_q = sqrt(H) Theta, Theta^(j) = A_j^T trained
  * The full model is ABL_FULL. */
 #ifndef INVENT_ABLATION_H
 #define INVENT_ABLATION_H
@@ -30,6 +36,7 @@ typedef enum {
     ABL_NO_MLP,
     ABL_ONE_HEAD,
     ABL_NO_WO,
+    ABL_FREE_A,
     ABL_COUNT
 } ablation;
 
@@ -39,9 +46,9 @@ typedef struct {
     tensor_ref *all;      /* (n_all) every tensor of w, with g's gradients */
     tensor_ref *train;    /* (n_train) what the optimiser updates */
     size_t n_all, n_train;
-    gsl_matrix **theta;   /* no scale: per block the trained Theta (W_q = sqrt(r) Theta) */
+    gsl_matrix **theta;   /* no scale, free A: per block the trained Theta (W_q = stretch Theta) */
     gsl_matrix **dtheta;  /* and its gradient */
-    double stretch;       /* sqrt(r) for no scale, else 1 */
+    double stretch;       /* sqrt(r) for no scale, sqrt(H) for free A, else 1 */
 } ablated;
 
 /* a -> a short name ("full", "no position", ...) */
