@@ -5,13 +5,15 @@
  * next character learns to copy it), the 1/sqrt(r) scale (chapter 7: it keeps
  * the softmax out of saturation), the MLP (chapter 9: attention only mixes),
  * several heads (chapter 8), and W_o (chapter 8: it mixes what the heads
- * found). Here each piece is removed from chapter 13's model and the model is
+ * found); and the seed thread asked why one free matrix A in place of
+ * W_q^T W_k "trains worse". Here each piece is removed from chapter 13's model and the model is
  * trained again with the same budget (steps, tokens, schedule, initial draw,
  * batch order) over several seeds; the held-out loss, always measured with
  * the causal mask, says what each piece was worth on real text.
- *   A1..A6 one claim per ablation, stating only what the spread supports;
- *   A7     the leak: trained without the mask, the model predicts training
- *          text it can see far better than held-out text it cannot.
+ *   A1-A6, A8  one claim per ablation, stating only what the spread supports
+ *              (A8: free A);
+ *   A7         the leak: trained without the mask, the model predicts training
+ *              text better when it sees the future than when it does not.
  * The default is a tiny model and a few hundred steps (seconds); --full
  * trains chapter 13's quick model longer, over more seeds (minutes).
  */
@@ -192,7 +194,7 @@ static void paired(const run *r, ablation a, double *lo, double *hi)
 static void setup_text(const run *r)
 {
     const settings *s = r->s;
-    report_section(r->o, "Seven models, one budget");
+    report_section(r->o, "Eight models, one budget");
     report_text(r->o, "This is the %s run%s. Each model below is chapter 13's pre-norm GPT "
                 "(%zu layer%s, width %zu, %zu heads, context %zu) with one piece taken out, "
                 "trained for %zu steps of %zu sequences (AdamW, warm-up and cosine as in "
@@ -290,13 +292,14 @@ static void direction_claims(const run *r)
     check_at_least("A7", NULL, gsl_vector_min(&full.vector), APART);
 }
 
-/* A3-A6: within WITHIN of the full model, against a model that learned nothing */
+/* A3-A6, A8: within WITHIN of the full model, against a model that learned nothing */
 static void within_claims(const run *r)
 {
     static const struct { const char *id; ablation a; } claim[] = {
-        {"A3", ABL_NO_SCALE}, {"A4", ABL_NO_MLP}, {"A5", ABL_ONE_HEAD}, {"A6", ABL_NO_WO}};
+        {"A3", ABL_NO_SCALE}, {"A4", ABL_NO_MLP}, {"A5", ABL_ONE_HEAD}, {"A6", ABL_NO_WO},
+        {"A8", ABL_FREE_A}};
     double nothing = gsl_stats_mean(r->untrained->data, 1, r->s->seeds) - row_mean(r->loss, 0);
-    for (size_t k = 0; k < 4; k++) {
+    for (size_t k = 0; k < sizeof claim / sizeof claim[0]; k++) {
         char what[120];
         snprintf(what, sizeof what, "%s: held-out loss within %.1f nats of the full model "
                  "(|mean paired difference|)", ablation_name(claim[k].a), WITHIN);
