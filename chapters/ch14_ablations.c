@@ -233,7 +233,8 @@ static void table(const run *r)
                 "where it would end.");
 }
 
-/* the bar figure: mean and spread of each model's held-out loss */
+/* the bar figure: mean and spread of each model's held-out loss; the axis ends
+ * 0.3 nats above the highest bar but no mask's, which may leave it off the scale */
 static void plot_bars(const run *r)
 {
     plot *p = plot_begin(r->o, "ch14_ablations");
@@ -243,13 +244,14 @@ static void plot_bars(const run *r)
     for (int a = 0; a < ABL_COUNT; a++) {
         double m = row_mean(r->loss, a), sd = row_sd(r->loss, a);
         lo = m - sd < lo ? m - sd : lo;
-        hi = m + sd > hi ? m + sd : hi;
+        hi = a != ABL_NO_MASK && m + sd > hi ? m + sd : hi;
         PLOT_ROW(p, (double)a, m, sd);
         snprintf(var, sizeof var, "label%d", a);
         plot_set_text(p, var, ablation_name((ablation)a));
     }
+    double mask = row_mean(r->loss, ABL_NO_MASK) + row_sd(r->loss, ABL_NO_MASK);
     plot_set(p, "lowest", lo);
-    plot_set(p, "highest", hi);
+    plot_set(p, "highest", mask < hi + 0.3 ? (mask > hi ? mask : hi) : hi + 0.3);
     plot_set(p, "full", row_mean(r->loss, ABL_FULL));
     plot_set(p, "steps", (double)r->s->steps);
     plot_set(p, "seeds", (double)r->s->seeds);
