@@ -170,12 +170,18 @@ static void skip(const gsl_matrix *a, const gsl_matrix *b, gsl_matrix *out)
     gsl_matrix_add(out, b);
 }
 
+/* the attention's mask: causal unless the block was told to see the future */
+static attn_mask mask_of(const block_weights *w)
+{
+    return w->see_future ? ATTN_BIDIRECTIONAL : ATTN_CAUSAL;
+}
+
 /* H = LN1(X + MHA(X)), Y = LN2(H + MLP(H)) */
 static int forward_post(const block_weights *w, const gsl_matrix *X, block_trace *tr,
                         gsl_matrix *Y)
 {
     mlp_trace mt = {tr->Z, tr->F};
-    int status = mha_forward(w->attn, X, ATTN_CAUSAL, tr->attn, tr->A);
+    int status = mha_forward(w->attn, X, mask_of(w), tr->attn, tr->A);
     if (status == INVENT_OK) {
         skip(X, tr->A, tr->R1);
         status = layernorm_forward(tr->R1, w->gamma1, w->beta1, w->eps, tr->H, tr->mean1,
@@ -198,7 +204,7 @@ static int forward_pre(const block_weights *w, const gsl_matrix *X, block_trace 
     mlp_trace mt = {tr->Z, tr->F};
     int status = layernorm_forward(X, w->gamma1, w->beta1, w->eps, tr->N, tr->mean1, tr->rstd1);
     if (status == INVENT_OK)
-        status = mha_forward(w->attn, tr->N, ATTN_CAUSAL, tr->attn, tr->A);
+        status = mha_forward(w->attn, tr->N, mask_of(w), tr->attn, tr->A);
     if (status == INVENT_OK) {
         skip(X, tr->A, tr->R1);
         status = layernorm_forward(tr->R1, w->gamma2, w->beta2, w->eps, tr->H, tr->mean2,

@@ -34,6 +34,7 @@ typedef struct {
     gsl_vector *gamma2, *beta2; /* (d): the norm of the MLP step */
     double eps;                 /* added to the variance in both norms */
     block_norm norm;            /* where the norms sit */
+    int see_future;             /* 0 (block_new's): causal attention; 1: no mask (an ablation) */
 } block_weights;
 
 /* Every intermediate of one forward pass over T tokens. */

@@ -1,0 +1,448 @@
+/* Chapter 14: every choice of the derivation, taken out one at a time.
+ *
+ * Each chapter before argued that a piece is needed: positions (chapter 7's
+ * bag of tokens cannot tell order), the causal mask (a model that sees the
+ * next character learns to copy it), the 1/sqrt(r) scale (chapter 7: it keeps
+ * the softmax out of saturation), the MLP (chapter 9: attention only mixes),
+ * several heads (chapter 8), and W_o (chapter 8: it mixes what the heads
+ * found); and the seed thread asked why one free matrix A in place of
+ * W_q^T W_k "trains worse". Here each piece is removed from chapter 13's model and the model is
+ * trained again with the same budget (steps, tokens, schedule, initial draw,
+ * batch order) over several seeds; the held-out loss, always measured with
+ * the causal mask, says what each piece was worth on real text.
+ *   A1-A6, A8  one claim per ablation, stating only what the spread supports
+ *              (A8: free A);
+ *   A7         the leak: trained without the mask, the model predicts training
+ *              text better when it sees the future than when it does not.
+ * The default is a tiny model and a few hundred steps (seconds); --full
+ * trains chapter 13's quick model longer, over more seeds (minutes).
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gsl/gsl_statistics.h>
+
+#include "ablation.h"
+#include "adamw.h"
+#include "cli_text.h"
+#include "corpus.h"
+#include "invent.h"
+#include "schedule.h"
+#include "workers.h"
+
+#define CLIP 1.0  /* the largest gradient norm, as in chapter 13 */
+#define DECAY 0.1 /* AdamW's weight decay, as in chapter 13 */
+
+typedef struct {
+    int full;
+    size_t layers, heads, dim, context, batch, steps, seeds, windows;
+    double rate;
+    const char *corpus;
+} settings;
+
+typedef struct {
+    const invent_opts *o;
+    const settings *s;
+    scope *sc;
+    corpus *text;
+    size_t *valid, *train;  /* fixed evaluation windows, (windows) each */
+    gsl_matrix *loss;       /* (ABL_COUNT, seeds): held-out loss, causal */
+    gsl_matrix *leak;       /* (2, seeds): training-window loss causal minus seeing the
+                             * future, of no mask (row 0) and of the full model (row 1) */
+    gsl_vector *again;      /* (seeds): the full model again, at other seeds */
+    gsl_vector *untrained;  /* (seeds): the full model's held-out loss before training */
+    size_t params[ABL_COUNT]; /* numbers each model trains */
+    double seconds;
+} run;
+
+/* ------------------------------------------------------------------ training */
+
+/* the mean loss over the n windows, B at a time; training: see as in training */
+static double mean_loss(const run *r, ablated *m, gpt_trace *tr, const size_t *windows,
+                        int training, size_t *x, size_t *y)
+{
+    size_t B = r->s->batch, T = r->s->context, n = r->s->windows;
+    double sum = 0.0;
+    for (size_t i = 0; i + B <= n; i += B) {
+        double loss;
+        corpus_window(r->text, windows + i, B, T, x, y);
+        chapter_must(ablated_forward(m, x, y, tr, training, &loss), "evaluating");
+        sum += loss;
+    }
+    return sum / (double)(n / B);
+}
+
+static gpt_shape shape_of(const settings *s, size_t vocab)
+{
+    return (gpt_shape){.vocab = vocab, .context = s->context, .dim = s->dim, .heads = s->heads,
+                       .layers = s->layers, .hidden = 4 * s->dim, .norm = BLOCK_PRE_NORM};
+}
+
+/* the model's loss on training windows with the mask minus without it (the
+ * full model's mask is lifted by evaluating it as the no-mask ablation) */
+static double leak(const run *r, ablated *m, gpt_trace *tr, size_t *x, size_t *y)
+{
+    ablation kind = m->kind;
+    double causal = mean_loss(r, m, tr, r->train, 0, x, y);
+    m->kind = ABL_NO_MASK;
+    double seeing = mean_loss(r, m, tr, r->train, 1, x, y);
+    m->kind = kind;
+    return causal - seeing;
+}
+
+/* ablation a trained from seed (its draw and its batches) -> the held-out loss;
+ * *params: how many numbers it trains, *before: that loss untrained, *gain:
+ * leak() of the trained model */
+static double train_one(const run *r, ablation a, unsigned long seed, size_t *params,
+                        double *before, double *gain)
+{
+    const settings *s = r->s;
+    size_t B = s->batch, T = s->context;
+    scope *sc = scope_open();
+    gsl_rng *rng = scope_keep_rng(sc, rng_new(seed));
+    gpt_shape shape = shape_of(s, r->text->vocab);
+    ablated *m = SCOPE_KEEP(sc, ablated_new(a, &shape, rng), ablated_free);
+    *params = ablated_param_count(m);
+    gpt_trace *tr = SCOPE_KEEP(sc, gpt_trace_new(m->w, B, T), gpt_trace_free);
+    size_t *x = SCOPE_KEEP(sc, calloc(B * T, sizeof(size_t)), free);
+    size_t *y = SCOPE_KEEP(sc, calloc(B * T, sizeof(size_t)), free);
+    size_t *starts = SCOPE_KEEP(sc, calloc(B, sizeof(size_t)), free);
+    adamw opt;
+    chapter_must(adamw_init(&opt, m->train, m->n_train, DECAY), "setting up AdamW");
+    SCOPE_KEEP(sc, &opt, adamw_free);
+    opt.beta2 = 0.99;
+    lr_schedule sch = {.peak = s->rate, .floor = s->rate / 10, .warmup = s->steps / 10,
+                       .decay = s->steps};
+    *before = mean_loss(r, m, tr, r->valid, 0, x, y);
+    for (size_t step = 0; step < s->steps; step++) {
+        double loss;
+        chapter_must(corpus_draw(r->text, CORPUS_TRAIN, B, T, rng, starts), "drawing a batch");
+        corpus_window(r->text, starts, B, T, x, y);
+        chapter_must(ablated_forward(m, x, y, tr, 1, &loss), "the forward pass");
+        chapter_must(ablated_backward(m, x, y, tr), "the backward pass");
+        grad_clip(m->train, m->n_train, CLIP);
+        chapter_must(adamw_step(&opt, m->train, m->n_train, lr_at(&sch, step)), "AdamW");
+    }
+    *gain = leak(r, m, tr, x, y);
+    double held = mean_loss(r, m, tr, r->valid, 0, x, y);
+    scope_close(sc);
+    return held;
+}
+
+/* item i of train_all: model i % (ABL_COUNT + 1) (the last: the full model
+ * again, at a seed S further on) at seed o->seed + i / (ABL_COUNT + 1) */
+static int train_item(void *ctx, size_t item, int worker)
+{
+    (void)worker;
+    run *r = ctx;
+    size_t S = r->s->seeds, i = item / (ABL_COUNT + 1), a = item % (ABL_COUNT + 1);
+    unsigned long seed = r->o->seed + i;
+    double seen, before;
+    size_t params;
+    if (a == ABL_COUNT) {
+        gsl_vector_set(r->again, i, train_one(r, ABL_FULL, seed + S, &params, &before, &seen));
+        return INVENT_OK;
+    }
+    gsl_matrix_set(r->loss, a, i, train_one(r, (ablation)a, seed, &params, &before, &seen));
+    r->params[a] = params; /* the same at every seed */
+    if (a == ABL_FULL)
+        gsl_vector_set(r->untrained, i, before);
+    if (a == ABL_NO_MASK || a == ABL_FULL)
+        gsl_matrix_set(r->leak, a == ABL_FULL, i, seen);
+    return INVENT_OK;
+}
+
+/* every ablation at seeds o->seed .. + S - 1, the full model again at the next S, on both cores */
+static void train_all(run *r)
+{
+    size_t n = (ABL_COUNT + 1) * r->s->seeds;
+    double t0 = stopwatch_now();
+    chapter_must(workers_run(n, workers_count(), train_item, r), "training the models");
+    r->seconds = stopwatch_now() - t0;
+    report_text(r->o, "%zu models trained in %.1f s (%zu steps of %zu sequences of %zu "
+                "characters each).", n, r->seconds, r->s->steps, r->s->batch, r->s->context);
+}
+
+/* ------------------------------------------------------------------- results */
+
+static double row_mean(const gsl_matrix *M, size_t a)
+{
+    gsl_vector_const_view v = gsl_matrix_const_row(M, a);
+    return gsl_stats_mean(v.vector.data, v.vector.stride, v.vector.size);
+}
+
+static double row_sd(const gsl_matrix *M, size_t a)
+{
+    gsl_vector_const_view v = gsl_matrix_const_row(M, a);
+    return v.vector.size > 1 ? gsl_stats_sd(v.vector.data, v.vector.stride, v.vector.size) : 0;
+}
+
+/* the paired differences variant - full over the seeds -> their smallest and largest */
+static void paired(const run *r, ablation a, double *lo, double *hi)
+{
+    *lo = INFINITY, *hi = -INFINITY;
+    for (size_t i = 0; i < r->s->seeds; i++) {
+        double d = gsl_matrix_get(r->loss, a, i) - gsl_matrix_get(r->loss, ABL_FULL, i);
+        *lo = d < *lo ? d : *lo;
+        *hi = d > *hi ? d : *hi;
+    }
+}
+
+static void setup_text(const run *r)
+{
+    const settings *s = r->s;
+    report_section(r->o, "Eight models, one budget");
+    report_text(r->o, "This is the %s run%s. Each model below is chapter 13's pre-norm GPT "
+                "(%zu layer%s, width %zu, %zu heads, context %zu) with one piece taken out, "
+                "trained for %zu steps of %zu sequences (AdamW, warm-up and cosine as in "
+                "chapter 13, peak rate %g). At a given seed every model starts from the same "
+                "draw and sees the same batches, so the difference to the full model at that "
+                "seed (paired) is due to the piece and not to luck of the draw; the full model "
+                "is also trained at %zu other seeds ('full again') to show what luck alone does.",
+                s->full ? "full" : "quick", s->full ? "" : " (add --full for chapter 13's quick "
+                "model trained longer; minutes)", s->layers, s->layers > 1 ? "s" : "", s->dim,
+                s->heads, s->context, s->steps, s->batch, s->rate, s->seeds);
+    report_text(r->o, "Held-out loss is always measured with the causal mask, on %zu fixed "
+                "windows from the last tenth of the corpus.", s->windows);
+}
+
+static void table(const run *r)
+{
+    report_section(r->o, "The table");
+    report_line(r->o, "  %-12s %10s %14s %9s %22s", "model", "parameters", "held-out loss",
+                "spread", "minus full, per seed");
+    for (int a = 0; a < ABL_COUNT; a++) {
+        double lo, hi;
+        paired(r, (ablation)a, &lo, &hi);
+        report_line(r->o, "  %-12s %10zu %14.3f %9.3f %10.3f .. %7.3f", ablation_name((ablation)a),
+                    r->params[a], row_mean(r->loss, a), row_sd(r->loss, a), lo, hi);
+    }
+    report_line(r->o, "  %-12s %10s %14.3f %9.3f", "full again", "", 
+                gsl_stats_mean(r->again->data, 1, r->s->seeds),
+                r->s->seeds > 1 ? gsl_stats_sd(r->again->data, 1, r->s->seeds) : 0.0);
+    report_line(r->o, "  training windows, causal minus seeing the future: no mask %.3f, full %.3f",
+                row_mean(r->leak, 0), row_mean(r->leak, 1));
+    report_text(r->o, "The paired differences are far tighter than the gap between 'full' and "
+                "'full again': most of the seed-to-seed spread is the draw and the batch order, "
+                "shared by both members of a pair. A piece whose paired difference changes sign "
+                "over seeds is not shown to matter at this budget; a negative difference means "
+                "the smaller model learned faster within the budget, which says nothing about "
+                "where it would end.");
+}
+
+/* the bar figure: mean and spread of each model's held-out loss; the axis ends
+ * 0.3 nats above the highest bar but no mask's, which may leave it off the scale */
+static void plot_bars(const run *r)
+{
+    plot *p = plot_begin(r->o, "ch14_ablations");
+    double lo = INFINITY, hi = -INFINITY;
+    char var[8];
+    plot_block(p, "model, mean held-out loss, standard deviation over seeds");
+    for (int a = 0; a < ABL_COUNT; a++) {
+        double m = row_mean(r->loss, a), sd = row_sd(r->loss, a);
+        lo = m - sd < lo ? m - sd : lo;
+        hi = a != ABL_NO_MASK && m + sd > hi ? m + sd : hi;
+        PLOT_ROW(p, (double)a, m, sd);
+        snprintf(var, sizeof var, "label%d", a);
+        plot_set_text(p, var, ablation_name((ablation)a));
+    }
+    double mask = row_mean(r->loss, ABL_NO_MASK) + row_sd(r->loss, ABL_NO_MASK);
+    plot_set(p, "lowest", lo);
+    plot_set(p, "highest", mask < hi + 0.3 ? (mask > hi ? mask : hi) : hi + 0.3);
+    plot_set(p, "full", row_mean(r->loss, ABL_FULL));
+    plot_set(p, "steps", (double)r->s->steps);
+    plot_set(p, "seeds", (double)r->s->seeds);
+    plot_set(p, "width", (double)r->s->dim);
+    plot_set(p, "layers", (double)r->s->layers);
+    plot_render(p, "ch14_ablations.gp");
+}
+
+/* ------------------------------------------------------------------- claims */
+
+#define WITHIN 0.15/* nats: "the budget does not tell it from the full model" */
+#define APART 0.03 /* nats: the smallest paired difference called a difference */
+#define LOWER 0.01 /* nats: the same for "lower at every seed" (A1) */
+#define HIGHER 0.02 /* nats: the same for "higher at every seed" (A3, A4 with --full) */
+
+/* A1, A2, A7: a direction that every seed shows, each against a model that shows the other */
+static void direction_claims(const run *r)
+{
+    double plo, phi, mlo, mhi;
+    paired(r, ABL_NO_POSITION, &plo, &phi);
+    paired(r, ABL_NO_MASK, &mlo, &mhi);
+    report_section(r->o, "Claims");
+    report_text(r->o, "Positions: P is drawn N(0, 1), as large as the token embedding, so at "
+                "the start it is noise added to every input that the model must first learn to "
+                "use or to ignore; within a short budget the model without it is ahead. The "
+                "mask: a model trained seeing the next character learns to read it off, and "
+                "loses that crutch when evaluated causally.");
+    check_at_most("A1", "without positions the held-out loss is lower at every seed, at this "
+                  "budget (largest paired difference, nats)", phi, -LOWER);
+    check_control("A1", "the same test on the model trained without the mask");
+    check_at_most("A1", NULL, mhi, -LOWER);
+    check_at_least("A2", "trained without the mask, the held-out (causal) loss is higher at "
+                   "every seed (smallest paired difference)", mlo, APART);
+    check_control("A2", "the same test on the model without positions");
+    check_at_least("A2", NULL, plo, APART);
+    gsl_vector_const_view leak = gsl_matrix_const_row(r->leak, 0);
+    gsl_vector_const_view full = gsl_matrix_const_row(r->leak, 1);
+    check_at_least("A7", "the leak: trained without the mask, the model predicts training text "
+                   "better when it sees the future (smallest gain over seeds, nats)",
+                   gsl_vector_min(&leak.vector), APART);
+    check_control("A7", "the full model, trained with the mask, given the future");
+    check_at_least("A7", NULL, gsl_vector_min(&full.vector), APART);
+}
+
+/* --full, A3 and A4: higher at every seed, against one head (which is not) */
+static void higher_claim(const run *r, const char *id, ablation a)
+{
+    double lo, hi, hlo, hhi;
+    paired(r, a, &lo, &hi);
+    paired(r, ABL_ONE_HEAD, &hlo, &hhi);
+    char what[120];
+    snprintf(what, sizeof what, "%s: the held-out loss is higher at every seed (smallest paired "
+             "difference, nats)", ablation_name(a));
+    check_at_least(id, what, lo, HIGHER);
+    check_control(id, "the same test on one head");
+    check_at_least(id, NULL, hlo, HIGHER);
+}
+
+/* A3-A6, A8: within WITHIN of the full model, against a model that learned nothing
+ * (with --full, A3 and A4 are measured apart: higher_claim) */
+static void within_claims(const run *r)
+{
+    static const struct { const char *id; ablation a; } claim[] = {
+        {"A3", ABL_NO_SCALE}, {"A4", ABL_NO_MLP}, {"A5", ABL_ONE_HEAD}, {"A6", ABL_NO_WO},
+        {"A8", ABL_FREE_A}};
+    double nothing = gsl_stats_mean(r->untrained->data, 1, r->s->seeds) - row_mean(r->loss, 0);
+    for (size_t k = 0; k < sizeof claim / sizeof claim[0]; k++) {
+        if (r->s->full && (claim[k].a == ABL_NO_SCALE || claim[k].a == ABL_NO_MLP)) {
+            higher_claim(r, claim[k].id, claim[k].a);
+            continue;
+        }
+        char what[120];
+        snprintf(what, sizeof what, "%s: held-out loss within %.2f nats of the full model "
+                 "(|mean paired difference|)", ablation_name(claim[k].a), WITHIN);
+        check_at_most(claim[k].id, what, fabs(row_mean(r->loss, claim[k].a) - row_mean(r->loss, 0)),
+                      WITHIN);
+        check_control(claim[k].id, "the full model before training (a model that learned nothing)");
+        check_at_most(claim[k].id, NULL, fabs(nothing), WITHIN);
+    }
+}
+
+/* ------------------------------------------------------------------- the run */
+
+static void setup(run *r)
+{
+    const settings *s = r->s;
+    size_t S = s->seeds;
+    gsl_rng *windows = scope_keep_rng(r->sc, rng_new(r->o->seed + 1000));
+    r->valid = SCOPE_KEEP(r->sc, calloc(s->windows, sizeof(size_t)), free);
+    r->train = SCOPE_KEEP(r->sc, calloc(s->windows, sizeof(size_t)), free);
+    chapter_must(corpus_draw(r->text, CORPUS_VALID, s->windows, s->context, windows, r->valid),
+                 "drawing validation windows");
+    chapter_must(corpus_draw(r->text, CORPUS_TRAIN, s->windows, s->context, windows, r->train),
+                 "drawing training windows");
+    r->loss = scope_matrix(r->sc, ABL_COUNT, S);
+    r->leak = scope_matrix(r->sc, 2, S);
+    r->untrained = scope_vector(r->sc, S);
+    r->again = scope_vector(r->sc, S);
+}
+
+static void fill_defaults(settings *s)
+{
+    const int f = s->full;
+    size_t *v[] = {&s->layers, &s->heads, &s->dim, &s->context, &s->batch, &s->steps, &s->seeds};
+    const size_t quick[] = {1, 2, 16, 16, 8, 120, 2};
+    const size_t full[] = {2, 2, 32, 32, 8, 500, 3};
+    for (size_t k = 0; k < sizeof v / sizeof v[0]; k++)
+        if (*v[k] == 0)
+            *v[k] = f ? full[k] : quick[k];
+    if (s->rate == 0.0)
+        s->rate = f ? 6e-3 : 2e-2;
+    s->windows = (f ? 16 : 4) * s->batch;
+}
+
+static int load_corpus(const invent_opts *o, const settings *s, corpus **text)
+{
+    int status = corpus_load(s->corpus, text);
+    if (status == INVENT_EIO && strcmp(s->corpus, CORPUS_FORTUNES_DIR) == 0 && errno == ENOENT)
+        return cli_fail(o, "no corpus: %s is missing; install the Debian package 'fortunes' "
+                           "(make deps) or give a text file with --corpus FILE",
+                        CORPUS_FORTUNES_DIR);
+    if (status == INVENT_EIO || status == INVENT_EFORMAT)
+        return cli_fail(o, "--corpus %s: cannot read text from it", s->corpus);
+    chapter_must(status, "loading the corpus");
+    if (corpus_part_len(*text, CORPUS_VALID) < s->context + 1)
+        return cli_fail(o, "--corpus %s: its last tenth must hold one context of %zu characters "
+                           "and the next one", s->corpus, s->context);
+    return CLI_RUN;
+}
+
+static int check_settings(const invent_opts *o, const settings *s, corpus **text)
+{
+    if (s->dim % s->heads != 0 || s->heads < 2)
+        return cli_fail(o, "--heads %zu: at least 2 (one head is an ablation), dividing --dim %zu",
+                        s->heads, s->dim);
+    if (s->seeds < 2)
+        return cli_fail(o, "--seeds %zu: at least 2 (a spread needs two runs)", s->seeds);
+    if (s->rate < 1e-4)
+        return cli_fail(o, "--rate %g: at least 1e-4 (below it nothing is learned in the budget)",
+                        s->rate);
+    if (s->steps < 20)
+        return cli_fail(o, "--steps %zu: at least 20 (a warm-up and a decay)", s->steps);
+    return load_corpus(o, s, text);
+}
+
+int main(int argc, char **argv)
+{
+    settings s = {.corpus = CORPUS_FORTUNES_DIR};
+    const cli_text_option texts[] = {{"corpus", &s.corpus, "a text file (or folder) to learn"}};
+    const cli_option options[] = {
+        {"full", CLI_FLAG, &s.full, 0, 1, "chapter 13's quick model (2 layers, width 32, context "
+                                          "32), 500 steps, 3 seeds (minutes)"},
+        {"layers", CLI_SIZE, &s.layers, 0, 8, "blocks L (0: 1, with --full 2)"},
+        {"heads", CLI_SIZE, &s.heads, 0, 16, "heads H, at least 2, dividing the width (0: 2)"},
+        {"dim", CLI_SIZE, &s.dim, 0, 256, "width d (0: 16; 32)"},
+        {"context", CLI_SIZE, &s.context, 0, 128, "characters per sequence (0: 16; 32)"},
+        {"batch", CLI_SIZE, &s.batch, 0, 64, "sequences per step (0: 8)"},
+        {"steps", CLI_SIZE, &s.steps, 0, 100000, "training steps per run, at least 20 (0: 120; "
+         "500); A1-A7 are claims about training: too few steps can fail them, and say so"},
+        {"seeds", CLI_SIZE, &s.seeds, 0, 20, "seeds per model, at least 2 (0: 2; 3)"},
+        {"rate", CLI_DOUBLE, &s.rate, 0, 0.05, "peak learning rate (0: 2e-2; 6e-3)"},
+    };
+    const cli_spec spec = {"ch14", "Chapter 14: each choice of the derivation removed from the "
+                           "trained model of chapter 13, one at a time. Text option: --corpus "
+                           "FILE (default " CORPUS_FORTUNES_DIR ").",
+                           options, (int)(sizeof options / sizeof options[0])};
+    int rc = cli_take_text(&argc, argv, texts, 1, spec.program);
+    invent_opts o;
+    if (rc == CLI_RUN)
+        rc = chapter_parse(argc, argv, &spec, &o);
+    if (rc != CLI_RUN)
+        return rc;
+    fill_defaults(&s);
+    corpus *text = NULL;
+    rc = check_settings(&o, &s, &text);
+    if (rc == CLI_RUN)
+        rc = chapter_start(&o, "Chapter 14: the derivation's choices, removed one at a time");
+    if (rc != CLI_RUN) {
+        corpus_free(text);
+        return rc;
+    }
+    scope *sc = scope_open();
+    SCOPE_KEEP(sc, text, corpus_free);
+    run r = {.o = &o, .s = &s, .sc = sc, .text = text};
+    setup(&r);
+    setup_text(&r);
+    train_all(&r);
+    table(&r);
+    plot_bars(&r);
+    direction_claims(&r);
+    within_claims(&r);
+    scope_close(sc);
+    return chapter_end();
+}

@@ -1,0 +1,75 @@
+/* The model of chapter 13 with one choice of the derivation taken out, for
+ * the ablations of chapter 14. Each ablation is the same gpt_weights with
+ * some tensors held fixed (left out of what the optimiser sees) or trained
+ * through a reparameterisation:
+ *   no position   P = 0, fixed: the blocks see a bag of the characters so far
+ *   no mask       blocks attend to every position while training (evaluation
+ *                 stays causal): the next character leaks into the input
+ *   no scale      the score is Q K^T without 1/sqrt(r): W_q = sqrt(r) Theta,
+ *                 Theta trained (the same function class, other dynamics)
+ *   no MLP        W1, b1, W2, b2 = 0, fixed: attention and skips only
+ *   one head      H = 1 at the same width d (r = d instead of d/H)
+ *   no W_o        W_o = I, fixed: the heads' outputs summed into their own
+ *                 columns of the stream, nothing mixes them
+ *   free A        per head one free d x d matrix A_j in place of W_q^(j)T W_k^(j)
+ *                 (score X A_j X^T / sqrt(r)), started at the drawn product so
+ *                 that the initial function is the full model's; with H = 2
+ *                 it trains as many numbers as W_q and W_k (H d^2 = 2 d^2).
+ *                 Built as heads of size d with W_k^(j) = I fixed and
+ *                 W_q = sqrt(H) Theta, Theta^(j) = A_j^T trained
+ * The full model is ABL_FULL. */
+#ifndef INVENT_ABLATION_H
+#define INVENT_ABLATION_H
+
+#include <stddef.h>
+
+#include <gsl/gsl_rng.h>
+
+#include "gpt.h"
+#include "tensors.h"
+
+typedef enum {
+    ABL_FULL,
+    ABL_NO_POSITION,
+    ABL_NO_MASK,
+    ABL_NO_SCALE,
+    ABL_NO_MLP,
+    ABL_ONE_HEAD,
+    ABL_NO_WO,
+    ABL_FREE_A,
+    ABL_COUNT
+} ablation;
+
+typedef struct {
+    ablation kind;
+    gpt_weights *w, *g;   /* the model and its gradients */
+    tensor_ref *all;      /* (n_all) every tensor of w, with g's gradients */
+    tensor_ref *train;    /* (n_train) what the optimiser updates */
+    size_t n_all, n_train;
+    gsl_matrix **theta;   /* no scale, free A: per block the trained Theta (W_q = stretch Theta) */
+    gsl_matrix **dtheta;  /* and its gradient */
+    double stretch;       /* sqrt(r) for no scale, sqrt(H) for free A, else 1 */
+} ablated;
+
+/* a -> a short name ("full", "no position", ...) */
+const char *ablation_name(ablation a);
+
+/* a, the full model's shape, r -> the ablated model drawn by gpt_new(., r) and
+ * fixed as a requires, or NULL (no memory, a shape gpt_new refuses) */
+ablated *ablated_new(ablation a, const gpt_shape *shape, gsl_rng *r);
+void ablated_free(ablated *m);
+
+/* -> how many numbers the optimiser trains */
+size_t ablated_param_count(const ablated *m);
+
+/* x, y: (B*T), training: 1 while training (no mask sees the future), 0 to
+ * evaluate (always causal) -> *loss, the mean cross-entropy; tr from
+ * gpt_trace_new(m->w, B, T) */
+int ablated_forward(ablated *m, const size_t *x, const size_t *y, gpt_trace *tr, int training,
+                    double *loss);
+
+/* right after ablated_forward: every gradient set to that of the loss (not added);
+ * the trained list's gradients are those of the trained numbers */
+int ablated_backward(ablated *m, const size_t *x, const size_t *y, gpt_trace *tr);
+
+#endif
