@@ -1,0 +1,294 @@
+/* The tiled kernel's work item, written once for a vector of VW floats and
+ * compiled by each vector path (vec_avx512.c, vec_avx2.c). One item is one
+ * (head, panel of PANEL queries) pair. The panel's queries are packed once,
+ * transposed and multiplied by scale log2(e), so that scores come out in
+ * base-2 units and the softmax uses 2^x. Then the key tiles the mask (or a
+ * block list) leaves are streamed past, each in three steps:
+ *   scores  st (keys, PANEL) = K_tile qt, a register-blocked product that
+ *           broadcasts one key entry against vectors of queries; masked
+ *           entries become -inf and each query's tile maximum is kept;
+ *   softmax the online step on every query lane (tile_job.h's contract);
+ *   values  ot (dh, PANEL) = alpha ot + V_tile^T st, the same register
+ *           block, broadcasting one value entry against vectors of weights.
+ * Queries run across the vector lanes in every step, so a query's running
+ * maximum and sum are plain lane-wise operations. K and V are read in place
+ * (no copies); out = ot^T / l at the end.
+ *
+ * The including file defines: vf (a vector of VW floats), VW, TILE_ROWS and
+ * TILE_COLS (the register block: TILE_ROWS broadcast rows by TILE_COLS
+ * vectors of queries), vf_max(a, b), vf_exp2(x) (2^x for x <= 0, exactly 0
+ * for x <= -127 and -inf), and TILE_ITEM, the name of the item function. */
+#include <math.h>
+#include <string.h>
+
+#include "attn_kernels.h"
+#include "status.h"
+#include "tile_job.h"
+
+#define PANEL (TILE_COLS * VW)
+#define INLINE static inline __attribute__((always_inline))
+
+/* one worker's buffers, carved from its scratch */
+typedef struct {
+    float *qt;    /* (dh, PANEL) the panel's queries, transposed and scaled */
+    float *ot;    /* (dh, PANEL) unnormalised output, transposed */
+    float *st;    /* (keys, PANEL) scores, then 2^(score - m) */
+    float *m;     /* (PANEL) running maximum per query (base-2 units) */
+    float *l;     /* (PANEL) running sum per query */
+    float *alpha; /* (PANEL) this tile's rescaling per query */
+    float *tmax;  /* (PANEL) this tile's maximum per query */
+} panel_bufs;
+
+/* the problem's pointers for one head, and the panel's first query */
+typedef struct {
+    const attn_shape *s;
+    const float *K, *V; /* head h's column offset applied; rows ld apart */
+    size_t ld, t0, queries; /* row stride, first query, queries in the panel */
+} panel_view;
+
+INLINE vf vload(const float *p)
+{
+    vf v;
+    memcpy(&v, p, sizeof v);
+    return v;
+}
+
+INLINE void vstore(float *p, vf v) { memcpy(p, &v, sizeof v); }
+
+INLINE vf vsplat(float x) { return (vf){0} + x; }
+
+/* mask ? a : b, lane by lane, for a mask made by a vector comparison */
+#define VSELECT(mask, a, b) ((vf)(((mask) & (__typeof__(mask))(a)) | (~(mask) & (__typeof__(mask))(b))))
+
+/* row block of keys j.. (rows of them) -> st rows, masked where a query may
+ * not see the key, and the tile maximum per query updated */
+INLINE void store_scores(const panel_view *p, panel_bufs *w, int rows, size_t j, size_t row0,
+                         vf acc[TILE_ROWS][TILE_COLS])
+{
+    const attn_shape *s = p->s;
+    int clear = j + (size_t)rows <= p->t0 + 1 &&
+                (!s->window || p->t0 + p->queries - j <= s->window);
+    for (int r = 0; r < rows; r++)
+        for (int c = 0; c < TILE_COLS; c++) {
+            vf x = acc[r][c];
+            if (!clear) { /* visible: key i <= query t, and t - i < window */
+                double i = (double)(j + (size_t)r), t0 = (double)(p->t0 + (size_t)c * VW);
+                vf t = vsplat(0.0f);
+                for (int lane = 0; lane < VW; lane++)
+                    t[lane] = (float)lane;
+                vf lo = vsplat((float)fmax(fmin(i - t0, PANEL + 1.0), -1.0));
+                double w = s->window ? i - t0 + (double)s->window : PANEL + 1.0;
+                vf hi = vsplat((float)fmax(fmin(w, PANEL + 1.0), -1.0));
+                x = VSELECT((t >= lo) & (t < hi), x, vsplat(-INFINITY));
+            }
+            vstore(w->st + (row0 + (size_t)r) * PANEL + (size_t)c * VW, x);
+            vstore(w->tmax + c * VW, vf_max(vload(w->tmax + c * VW), x));
+        }
+}
+
+/* The online step on every query lane over n scores: m' = max(m, tile max),
+ * st <- 2^(st - m'), alpha = 2^(m - m'), l <- alpha l + sum. A lane that has
+ * seen no key yet (m' = -inf) shifts by 0, so its weights and alpha are 0. */
+INLINE void tile_softmax(panel_bufs *w, size_t n)
+{
+    for (int c = 0; c < TILE_COLS; c++) {
+        vf m_old = vload(w->m + c * VW), m_new = vf_max(m_old, vload(w->tmax + c * VW));
+        vf shift = VSELECT(m_new == vsplat(-INFINITY), vsplat(0.0f), m_new);
+        vf sum = vsplat(0.0f);
+        for (size_t j = 0; j < n; j++) {
+            vf e = vf_exp2(vload(w->st + j * PANEL + c * VW) - shift);
+            vstore(w->st + j * PANEL + c * VW, e);
+            sum += e;
+        }
+        vf alpha = vf_exp2(m_old - shift);
+        vstore(w->alpha + c * VW, alpha);
+        vstore(w->l + c * VW, alpha * vload(w->l + c * VW) + sum);
+        vstore(w->m + c * VW, m_new);
+        vstore(w->tmax + c * VW, vsplat(-INFINITY));
+    }
+}
+
+#ifdef TILE_BLAS
+/* keys j0 .. j0+n-1 -> st: (n, PANEL) = K_tile qt by cblas_sgemm, then
+ * masked row by row; tmax updated */
+INLINE void tile_scores(const panel_view *p, panel_bufs *w, size_t j0, size_t n)
+{
+    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)n, PANEL, (int)p->s->dh, 1.0f,
+                p->K + j0 * p->ld, (int)p->ld, w->qt, PANEL, 0.0f, w->st, PANEL);
+    for (size_t r = 0; r < n; r++) {
+        vf row[TILE_ROWS][TILE_COLS];
+        for (int c = 0; c < TILE_COLS; c++)
+            row[0][c] = vload(w->st + r * PANEL + (size_t)c * VW);
+        store_scores(p, w, 1, j0 + r, r, row);
+    }
+}
+
+/* keys j0 .. j0+n-1 -> ot: (dh, PANEL) = alpha ot + V_tile^T st, the
+ * product by cblas_sgemm */
+INLINE void tile_values(const panel_view *p, panel_bufs *w, size_t j0, size_t n)
+{
+    for (size_t d = 0; d < p->s->dh; d++)
+        for (int c = 0; c < TILE_COLS; c++) {
+            float *o = w->ot + d * PANEL + (size_t)c * VW;
+            vstore(o, vload(w->alpha + c * VW) * vload(o));
+        }
+    cblas_sgemm(CblasRowMajor, CblasTrans, CblasNoTrans, (int)p->s->dh, PANEL, (int)n, 1.0f,
+                p->V + j0 * p->ld, (int)p->ld, w->st, PANEL, 1.0f, w->ot, PANEL);
+}
+#else
+/* acc[r][c] = sum over k < n of a[r*ar + k*ak] * b[k*PANEL + c*VW ..], for
+ * r < rows: the register block behind both products */
+INLINE void block_product(int rows, vf acc[TILE_ROWS][TILE_COLS], const float *a, size_t ar,
+                          size_t ak, const float *b, size_t n)
+{
+    for (int r = 0; r < rows; r++)
+        for (int c = 0; c < TILE_COLS; c++)
+            acc[r][c] = (vf){0};
+    for (size_t k = 0; k < n; k++) {
+        vf bv[TILE_COLS];
+#pragma GCC unroll 8
+        for (int c = 0; c < TILE_COLS; c++)
+            bv[c] = vload(b + k * PANEL + c * VW);
+#pragma GCC unroll 16
+        for (int r = 0; r < rows; r++) {
+            float x = a[r * ar + k * ak];
+#pragma GCC unroll 8
+            for (int c = 0; c < TILE_COLS; c++)
+                acc[r][c] += x * bv[c];
+        }
+    }
+}
+
+/* rows (1..TILE_ROWS, at most 8) -> CALL(rows) with rows a constant, so
+ * that each block size gets its own fully unrolled code */
+#define ROW_N(n) ((n) < TILE_ROWS ? (n) : TILE_ROWS)
+#define ROW_SWITCH(rows, CALL)                                                         \
+    switch (rows) {                                                                    \
+    case 1: CALL(ROW_N(1)); break; case 2: CALL(ROW_N(2)); break;                      \
+    case 3: CALL(ROW_N(3)); break; case 4: CALL(ROW_N(4)); break;                      \
+    case 5: CALL(ROW_N(5)); break; case 6: CALL(ROW_N(6)); break;                      \
+    case 7: CALL(ROW_N(7)); break; default: CALL(TILE_ROWS); break;                    \
+    }
+
+/* keys j0 .. j0+n-1 -> st: (n, PANEL) = K_tile qt, masked; tmax updated */
+INLINE void tile_scores(const panel_view *p, panel_bufs *w, size_t j0, size_t n)
+{
+    size_t dh = p->s->dh;
+    for (size_t r0 = 0; r0 < n; r0 += TILE_ROWS) {
+        int rows = n - r0 < TILE_ROWS ? (int)(n - r0) : TILE_ROWS;
+        vf acc[TILE_ROWS][TILE_COLS];
+        const float *a = p->K + (j0 + r0) * p->ld;
+#define SCORES(R)                                                                      \
+    block_product(R, acc, a, p->ld, 1, w->qt, dh);                                     \
+    store_scores(p, w, R, j0 + r0, r0, acc)
+        ROW_SWITCH(rows, SCORES)
+#undef SCORES
+    }
+}
+
+/* rows d0.. of ot (rows of them) <- alpha ot + acc */
+INLINE void add_values(panel_bufs *w, int rows, size_t d0, vf acc[TILE_ROWS][TILE_COLS])
+{
+    for (int r = 0; r < rows; r++)
+        for (int c = 0; c < TILE_COLS; c++) {
+            float *o = w->ot + (d0 + (size_t)r) * PANEL + (size_t)c * VW;
+            vstore(o, vload(w->alpha + c * VW) * vload(o) + acc[r][c]);
+        }
+}
+
+/* keys j0 .. j0+n-1 -> ot: (dh, PANEL) = alpha ot + V_tile^T st */
+INLINE void tile_values(const panel_view *p, panel_bufs *w, size_t j0, size_t n)
+{
+    size_t dh = p->s->dh;
+    for (size_t d0 = 0; d0 < dh; d0 += TILE_ROWS) {
+        int rows = dh - d0 < TILE_ROWS ? (int)(dh - d0) : TILE_ROWS;
+        vf acc[TILE_ROWS][TILE_COLS];
+        const float *a = p->V + j0 * p->ld + d0;
+#define VALUES(R)                                                                      \
+    block_product(R, acc, a, 1, p->ld, w->st, n);                                      \
+    add_values(w, R, d0, acc)
+        ROW_SWITCH(rows, VALUES)
+#undef VALUES
+    }
+}
+
+#endif
+
+/* keys [lo, hi) in tiles of j->keys, each through the three steps; -> the
+ * multiply-adds done */
+INLINE uint64_t visit_keys(const tile_job *j, const panel_view *p, panel_bufs *w, size_t lo,
+                           size_t hi)
+{
+    uint64_t madds = 0;
+    for (size_t j0 = lo; j0 < hi; j0 += j->keys) {
+        size_t n = hi - j0 < j->keys ? hi - j0 : j->keys;
+        tile_scores(p, w, j0, n);
+        tile_softmax(w, n);
+        tile_values(p, w, j0, n);
+        madds += 2 * (uint64_t)n * PANEL * p->s->dh;
+    }
+    return madds;
+}
+
+/* queries t0.. of head h -> qt: (dh, PANEL), transposed, times scale log2 e,
+ * zero past the last query; ot, l <- 0, m, tmax <- -inf */
+INLINE void start_panel(const tile_job *j, const panel_view *p, size_t h, panel_bufs *w)
+{
+    const attn_shape *s = j->s;
+    float factor = s->scale * 1.44269504088896341f;
+    memset(w->qt, 0, s->dh * PANEL * sizeof *w->qt);
+    memset(w->ot, 0, s->dh * PANEL * sizeof *w->ot);
+    for (size_t c = 0; c < p->queries; c++) {
+        const float *q = j->Q + (p->t0 + c) * p->ld + h * s->dh;
+        for (size_t d = 0; d < s->dh; d++)
+            w->qt[d * PANEL + c] = factor * q[d];
+    }
+    for (size_t c = 0; c < PANEL; c++)
+        w->m[c] = w->tmax[c] = -INFINITY, w->l[c] = 0.0f;
+}
+
+/* ot, l -> out rows t0.. of head h: ot^T / l */
+INLINE void finish_panel(const tile_job *j, const panel_view *p, size_t h, const panel_bufs *w)
+{
+    size_t dh = j->s->dh;
+    for (size_t c = 0; c < p->queries; c++) {
+        float *o = j->out + (p->t0 + c) * p->ld + h * dh, inv = 1.0f / w->l[c];
+        for (size_t d = 0; d < dh; d++)
+            o[d] = w->ot[d * PANEL + c] * inv;
+    }
+}
+
+INLINE panel_bufs carve(const tile_job *j, int worker)
+{
+    float *f = j->scratch + (size_t)worker * j->per_worker;
+    size_t sq = j->s->dh * PANEL, st = j->keys * PANEL;
+    return (panel_bufs){f, f + sq, f + 2 * sq, f + 2 * sq + st, f + 2 * sq + st + PANEL,
+                        f + 2 * sq + st + 2 * PANEL, f + 2 * sq + st + 3 * PANEL};
+}
+
+int TILE_ITEM(void *ctx, size_t item, int worker)
+{
+    const tile_job *j = ctx;
+    const attn_shape *s = j->s;
+    size_t h, t0, lo, hi;
+    tile_item_place(j, item, &h, &t0);
+    tile_panel_keys(j, t0, &lo, &hi);
+    size_t ld = s->H * s->dh;
+    panel_view p = {s, j->K + h * s->dh, j->V + h * s->dh, ld, t0, hi - t0};
+    panel_bufs w = carve(j, worker);
+    start_panel(j, &p, h, &w);
+    uint64_t madds = 0;
+    lo = lo / j->keys * j->keys;
+    if (!j->blocks)
+        madds = visit_keys(j, &p, &w, lo, hi);
+    else {
+        size_t b = t0 / ATTN_TILE;
+        for (size_t i = j->blocks->start[b]; i < j->blocks->start[b + 1]; i++) {
+            size_t first = (size_t)j->blocks->key[i] * ATTN_TILE;
+            madds += visit_keys(j, &p, &w, first, first + ATTN_TILE < hi ? first + ATTN_TILE : hi);
+        }
+    }
+    finish_panel(j, &p, h, &w);
+    j->madds[worker] += madds;
+    return INVENT_OK;
+}
