@@ -10,14 +10,19 @@
 #include <gsl/gsl_matrix.h>
 
 #include "attention.h"
+#include "attn_decode.h"
 #include "attn_kernels.h"
 #include "attn_sparse.h"
+#include "cpu_caches.h"
+#include "decode_measure.h"
 #include "growth.h"
+#include "machine.h"
 #include "mask.h"
 #include "mat.h"
 #include "rng.h"
 #include "simd.h"
 #include "softmax.h"
+#include "sparse_measure.h"
 #include "status.h"
 #include "stopwatch.h"
 #include "vexp.h"
@@ -309,11 +314,11 @@ Test(kernels, sparse_patterns_keep_the_fraction_asked_for)
     cr_assert_eq(attn_block_list_random(4096, 0.25, r, &blocks), INVENT_OK);
     cr_assert_float_eq(attn_block_list_pairs(&blocks, 4096) / (4096.0 * 4097.0 / 2.0), 0.25,
                        0.02);
+    attn_key_list_free(&keys);
+    attn_block_list_free(&blocks);
     cr_assert_eq(attn_key_list_random(10, 0.0, r, &keys), INVENT_ERANGE);
     cr_assert_eq(attn_block_list_random(0, 0.5, r, &blocks), INVENT_ERANGE);
     gsl_rng_free(r);
-    attn_key_list_free(&keys);
-    attn_block_list_free(&blocks);
 }
 
 Test(kernels, sparse_kernels_refuse_bad_patterns)
@@ -339,6 +344,95 @@ Test(kernels, sparse_kernels_refuse_bad_patterns)
     uint32_t bkey[1] = {1};
     attn_block_list blocks = {1, bstart, bkey}; /* block 0 lists block 1 */
     cr_assert_eq(attn_sparse_blocks(&s, &blocks, x, x, x, x, NULL), INVENT_ERANGE);
+}
+
+/* q: (H, dh), K, V: (T, Hkv, dh) -> out: (H, dh), the decode step in
+ * double, written as the sum form: the reference for attn_decode */
+static void decode_reference(const attn_decode_shape *s, const float *q, const float *K,
+                             const float *V, float *out)
+{
+    double *w = malloc(s->T * sizeof *w);
+    cr_assert_not_null(w);
+    for (size_t h = 0; h < s->H; h++) {
+        size_t g = h / (s->H / s->Hkv);
+        double max = -INFINITY, sum = 0.0;
+        for (size_t i = 0; i < s->T; i++) {
+            double dot = 0.0;
+            for (size_t d = 0; d < s->dh; d++)
+                dot += (double)q[h * s->dh + d] * K[(i * s->Hkv + g) * s->dh + d];
+            w[i] = s->scale * dot;
+            max = fmax(max, w[i]);
+        }
+        for (size_t i = 0; i < s->T; i++)
+            sum += w[i] = exp(w[i] - max);
+        for (size_t d = 0; d < s->dh; d++) {
+            double o = 0.0;
+            for (size_t i = 0; i < s->T; i++)
+                o += w[i] * V[(i * s->Hkv + g) * s->dh + d];
+            out[h * s->dh + d] = (float)(o / sum);
+        }
+    }
+    free(w);
+}
+
+static float *uniform_floats(size_t n, gsl_rng *r)
+{
+    float *f = malloc(n * sizeof *f);
+    cr_assert_not_null(f);
+    for (size_t i = 0; i < n; i++)
+        f[i] = (float)(4.0 * gsl_rng_uniform(r) - 2.0);
+    return f;
+}
+
+/* one decode shape, K == V when shared, on the path in use */
+static void check_decode(size_t T, size_t H, size_t Hkv, size_t dh, int shared, gsl_rng *r)
+{
+    attn_decode_shape s = {T, H, Hkv, dh, (float)(1.0 / sqrt((double)dh))};
+    float *q = uniform_floats(H * dh, r), *K = uniform_floats(T * Hkv * dh, r);
+    float *V = shared ? K : uniform_floats(T * Hkv * dh, r);
+    float *want = malloc(H * dh * sizeof *want), *got = malloc(H * dh * sizeof *got);
+    decode_reference(&s, q, K, V, want);
+    attn_cost cost;
+    cr_assert_eq(attn_decode(&s, q, K, V, got, &cost), INVENT_OK);
+    double e = attn_rel_diff(got, want, H * dh);
+    cr_assert(e <= REL_TOL, "decode T=%zu H=%zu Hkv=%zu dh=%zu shared=%d: %.3g", T, H, Hkv, dh,
+              shared, e);
+    cr_assert_eq(cost.madds, 2ull * T * H * dh);
+    free(q), free(K), free(want), free(got);
+    if (!shared)
+        free(V);
+}
+
+Test(kernels, decode_agrees_with_the_sum_form_on_every_vector_path, .timeout = 120)
+{
+    const size_t T[] = {1, 31, 33, 1000};
+    const size_t dh[] = {1, 3, 80, 128};
+    gsl_rng *r = rng_new(8);
+    for (int level = SIMD_PORTABLE; level <= (int)simd_best(); level++) {
+        setenv("INVENT_SIMD", simd_name((simd_level)level), 1);
+        for (int i = 0; i < 4; i++)
+            for (int d = 0; d < 4; d++) {
+                check_decode(T[i], 3, 3, dh[d], 0, r); /* a key-value head per head */
+                check_decode(T[i], 6, 2, dh[d], 0, r); /* three heads per key-value head */
+                check_decode(T[i], 5, 1, dh[d], 1, r); /* C1: one shared cache, K == V */
+            }
+    }
+    gsl_rng_free(r);
+}
+
+Test(kernels, decode_refuses_bad_shapes_and_counts_bytes)
+{
+    float x[8] = {0};
+    const attn_decode_shape bad[] = {
+        {0, 1, 1, 1, 1.0f}, {1, 0, 1, 1, 1.0f}, {1, 4, 3, 1, 1.0f}, {1, 1, 1, 0, 1.0f},
+        {1, 1, 1, 1, INFINITY}, {SIZE_MAX / 4, 2, 2, 4, 1.0f},
+    };
+    for (int i = 0; i < 6; i++)
+        cr_assert_eq(attn_decode(&bad[i], x, x, x, x, NULL), INVENT_ERANGE, "shape %d", i);
+    attn_decode_shape s = {1000, 20, 20, 200, 1.0f};
+    cr_assert_eq(attn_decode_bytes(&s, 0), 2ull * 1000 * 20 * 200 * 4 + 20 * 200 * 4);
+    s.Hkv = 1, s.dh = 1000;
+    cr_assert_eq(attn_decode_bytes(&s, 1), 1000ull * 1000 * 4 + 20 * 1000 * 4);
 }
 
 /* Scores of exactly +-1e4 (and ties): integer entries, scale 2500, so
@@ -484,6 +578,48 @@ Test(kernels, refuse_a_vector_path_the_cpu_lacks)
     setenv("INVENT_SIMD", "avx512", 1);
     cr_assert_eq(simd_env_check(why, sizeof why), INVENT_ERANGE);
     cr_assert(strstr(why, "cannot run") != NULL, "%s", why);
+}
+
+/* The measurements run and refuse bad arguments; what they measure is the
+ * benchmark's business (no timing is asserted here). */
+Test(machine, measures_and_refuses_bad_arguments)
+{
+    double rate = 0.0;
+    cr_assert_eq(machine_fma_peak(0.001, &rate), INVENT_OK);
+    cr_assert_gt(rate, 0.0);
+    cr_assert_eq(machine_fma_peak(0.0, &rate), INVENT_ERANGE);
+    float buf[1000];
+    for (int i = 0; i < 1000; i++)
+        buf[i] = 1.0f;
+    cr_assert_eq(machine_read_bandwidth(buf, 1000, 2, &rate), INVENT_OK);
+    cr_assert_gt(rate, 0.0);
+    cr_assert_eq(machine_read_bandwidth(buf, 0, 2, &rate), INVENT_ERANGE);
+    cr_assert_eq(machine_read_bandwidth(buf, 1000, 0, &rate), INVENT_ERANGE);
+    cr_assert_geq(cpu_cache_bytes(2), cpu_cache_bytes(1));
+    cr_assert_eq(cpu_cache_bytes(4), 0);
+}
+
+Test(machine, decode_and_sparse_measurements_run_on_small_problems)
+{
+    attn_decode_shape s = {64, 4, 2, 8, 0.35f};
+    float arena[4096];
+    for (int i = 0; i < 4096; i++)
+        arena[i] = (float)(i % 17) / 17.0f;
+    decode_point d;
+    cr_assert_eq(decode_measure(&s, 0, arena, 4096, 2, &d), INVENT_OK);
+    cr_assert_eq(d.layers, 4096 / (2 * 64 * 2 * 8));
+    cr_assert_eq(d.bytes, (double)attn_decode_bytes(&s, 0));
+    cr_assert_eq(decode_measure(&s, 0, arena, 100, 2, &d), INVENT_ERANGE, "arena too small");
+    attn_shape a = {200, 2, 8, 0, 0.35f};
+    const double f[2] = {0.3, 1.0};
+    sparse_point p[2];
+    double diff;
+    cr_assert_eq(sparse_measure(&a, f, 2, 1, 7, p, &diff), INVENT_OK);
+    cr_assert(diff <= REL_TOL, "sparse at f = 1 against dense: %.3g", diff);
+    cr_assert_float_eq(p[1].key_fraction, 1.0, 1e-12);
+    cr_assert_lt(p[0].key_fraction, 0.5);
+    const double bad[1] = {0.0};
+    cr_assert_eq(sparse_measure(&a, bad, 1, 1, 7, p, &diff), INVENT_ERANGE);
 }
 
 Test(stopwatch, median_of_odd_and_even_counts)

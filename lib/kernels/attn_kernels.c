@@ -9,7 +9,8 @@
 const attn_kernel attn_kernels[] = {
     {"naive", attn_naive, "textbook loops, one query at a time, heads shared between threads"},
     {"blas", attn_blas, "masked matrix form with cblas_sgemm, T x T scores per head"},
-    {"tiled", attn_tiled, "query/key tiles, online softmax, no T x T matrix, all cores, AVX-512/AVX2/portable"},
+    {"tiled", attn_tiled,
+     "query/key tiles, online softmax, no T x T matrix, all cores, AVX-512/AVX2/portable"},
 };
 const int attn_kernels_count = (int)(sizeof attn_kernels / sizeof attn_kernels[0]);
 

@@ -50,11 +50,12 @@ int attn_blas(const attn_shape *s, const float *Q, const float *K, const float *
 
 /* The tiled kernel's contract (what an exercise re-implements): for every
  * head and every tile of at most ATTN_TILE queries, visit the key tiles (at
- * most ATTN_TILE keys each) the mask leaves visible, left to right, keeping for each query row a running
- * maximum m, a running sum l of exp(score - m) and an unnormalised output
- * acc. A new tile with scores s raises m to m' = max(m, max s), rescales
+ * most ATTN_TILE keys each) the mask leaves visible, left to right, keeping
+ * for each query row a running maximum m, a running sum l of exp(score - m)
+ * and an unnormalised output acc. A new tile with scores s raises m to m' = max(m, max s), rescales
  * l and acc by exp(m - m'), and adds exp(s - m') and exp(s - m') V. After
  * the last tile, out = acc / l (l > 0: every query sees at least itself).
+ * (The kernel computes in base 2, 2^(log2(e) score - m), the same numbers.)
  * Extra memory: a few tiles per worker thread, independent of T (so within
  * O(T)). Same inputs, outputs and errors as every kernel. */
 #define ATTN_TILE 64

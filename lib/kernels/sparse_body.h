@@ -12,60 +12,7 @@
 
 #include "sparse_job.h"
 #include "status.h"
-
-#define SINLINE static inline __attribute__((always_inline))
-
-SINLINE vf sload(const float *p)
-{
-    vf v;
-    memcpy(&v, p, sizeof v);
-    return v;
-}
-
-SINLINE void sstore(float *p, vf v) { memcpy(p, &v, sizeof v); }
-
-/* q, k: (dh) -> q . k, the vector part then the tail */
-SINLINE float dot(const float *q, const float *k, size_t dh)
-{
-    vf acc = {0};
-    size_t d = 0;
-    for (; d + VW <= dh; d += VW)
-        acc += sload(q + d) * sload(k + d);
-    float sum = vf_sum(acc);
-    for (; d < dh; d++)
-        sum += q[d] * k[d];
-    return sum;
-}
-
-/* o: (dh) += w v */
-SINLINE void axpy(float *o, float w, const float *v, size_t dh)
-{
-    size_t d = 0;
-    for (; d + VW <= dh; d += VW)
-        sstore(o + d, sload(o + d) + w * sload(v + d));
-    for (; d < dh; d++)
-        o[d] += w * v[d];
-}
-
-/* s: (n) base-2 scores -> 2^(s - max s) in place; -> their sum */
-SINLINE float softmax_row(float *s, size_t n)
-{
-    float m = -INFINITY;
-    for (size_t i = 0; i < n; i++)
-        m = fmaxf(m, s[i]);
-    float sum = 0.0f;
-    size_t i = 0;
-    for (; i + VW <= n; i += VW) {
-        vf e = vf_exp2(sload(s + i) - m);
-        sstore(s + i, e);
-        sum += vf_sum(e);
-    }
-    for (; i < n; i++) {
-        s[i] = exp2f(s[i] - m);
-        sum += s[i];
-    }
-    return sum;
-}
+#include "vec_ops.h"
 
 int SPARSE_ITEM(void *ctx, size_t t, int worker)
 {
@@ -79,20 +26,23 @@ int SPARSE_ITEM(void *ctx, size_t t, int worker)
     for (size_t i = 0; i < n; i++) {
         const float *k = j->K + keys[i] * ld;
         for (size_t h = 0; h < s->H; h++)
-            score[h * n + i] = factor * dot(q + h * s->dh, k + h * s->dh, s->dh);
+            score[h * n + i] = factor * vdot(q + h * s->dh, k + h * s->dh, s->dh);
     }
     memset(o, 0, ld * sizeof *o);
     float *sum = score + s->H * n; /* (H) */
-    for (size_t h = 0; h < s->H; h++)
-        sum[h] = softmax_row(score + h * n, n);
+    for (size_t h = 0; h < s->H; h++) {
+        float m = -INFINITY;
+        for (size_t i = 0; i < n; i++)
+            m = fmaxf(m, score[h * n + i]);
+        sum[h] = vexp2_shifted(score + h * n, n, m);
+    }
     for (size_t i = 0; i < n; i++) {
         const float *v = j->V + keys[i] * ld;
         for (size_t h = 0; h < s->H; h++)
-            axpy(o + h * s->dh, score[h * n + i], v + h * s->dh, s->dh);
+            vaxpy(o + h * s->dh, score[h * n + i], v + h * s->dh, s->dh);
     }
     for (size_t h = 0; h < s->H; h++)
-        for (size_t d = 0; d < s->dh; d++)
-            o[h * s->dh + d] /= sum[h];
+        vscale(o + h * s->dh, 1.0f / sum[h], s->dh);
     j->madds[worker] += 2 * (uint64_t)n * ld;
     return INVENT_OK;
 }

@@ -16,17 +16,19 @@
  *
  * The including file defines: vf (a vector of VW floats), VW, TILE_ROWS and
  * TILE_COLS (the register block: TILE_ROWS broadcast rows by TILE_COLS
- * vectors of queries), vf_max(a, b), vf_exp2(x) (2^x for x <= 0, exactly 0
- * for x <= -127 and -inf), and TILE_ITEM, the name of the item function. */
+ * vectors of queries), vf_max(a, b), vf_sum(v), vf_exp2(x) (2^x for x <= 0,
+ * exactly 0 below -126 and for -inf), and TILE_ITEM, the name of the item
+ * function; with TILE_BLAS the two products are cblas_sgemm calls on whole
+ * tiles instead (the portable path). */
 #include <math.h>
 #include <string.h>
 
 #include "attn_kernels.h"
 #include "status.h"
 #include "tile_job.h"
+#include "vec_ops.h"
 
 #define PANEL (TILE_COLS * VW)
-#define INLINE static inline __attribute__((always_inline))
 
 /* one worker's buffers, carved from its scratch */
 typedef struct {
@@ -45,20 +47,6 @@ typedef struct {
     const float *K, *V; /* head h's column offset applied; rows ld apart */
     size_t ld, t0, queries; /* row stride, first query, queries in the panel */
 } panel_view;
-
-INLINE vf vload(const float *p)
-{
-    vf v;
-    memcpy(&v, p, sizeof v);
-    return v;
-}
-
-INLINE void vstore(float *p, vf v) { memcpy(p, &v, sizeof v); }
-
-INLINE vf vsplat(float x) { return (vf){0} + x; }
-
-/* mask ? a : b, lane by lane, for a mask made by a vector comparison */
-#define VSELECT(mask, a, b) ((vf)(((mask) & (__typeof__(mask))(a)) | (~(mask) & (__typeof__(mask))(b))))
 
 /* row block of keys j.. (rows of them) -> st rows, masked where a query may
  * not see the key, and the tile maximum per query updated */

@@ -30,8 +30,18 @@ static inline __attribute__((always_inline)) float vf_sum(vf v)
 #include "tile_body.h"
 #define SPARSE_ITEM sparse_item_avx2
 #include "sparse_body.h"
+#define DECODE_HEADS 2
+#define DECODE_ITEM decode_item_avx2
+#include "decode_body.h"
+#define FMA_CHAINS 12
+#define FMA_ITEM fma_item_avx2
+#define READ_ITEM read_item_avx2
+#include "machine_body.h"
 
-const vec_path vec_path_avx2 = {SIMD_AVX2, PANEL, tile_item_avx2, sparse_item_avx2};
+const vec_path vec_path_avx2 = {
+    .level = SIMD_AVX2, .panel = PANEL, .tile_item = tile_item_avx2,
+    .sparse_item = sparse_item_avx2, .decode_item = decode_item_avx2,
+    .fma_item = fma_item_avx2, .fma_lanes = FMA_CHAINS * VW, .read_item = read_item_avx2};
 #else
-const vec_path vec_path_avx2 = {SIMD_AVX2, 0, NULL, NULL};
+const vec_path vec_path_avx2 = {.level = SIMD_AVX2}; /* not built for this target */
 #endif

@@ -43,8 +43,18 @@ static inline __attribute__((always_inline)) float vf_sum(vf v)
 #include "tile_body.h"
 #define SPARSE_ITEM sparse_item_avx512
 #include "sparse_body.h"
+#define DECODE_HEADS 4
+#define DECODE_ITEM decode_item_avx512
+#include "decode_body.h"
+#define FMA_CHAINS 24
+#define FMA_ITEM fma_item_avx512
+#define READ_ITEM read_item_avx512
+#include "machine_body.h"
 
-const vec_path vec_path_avx512 = {SIMD_AVX512, PANEL, tile_item_avx512, sparse_item_avx512};
+const vec_path vec_path_avx512 = {
+    .level = SIMD_AVX512, .panel = PANEL, .tile_item = tile_item_avx512,
+    .sparse_item = sparse_item_avx512, .decode_item = decode_item_avx512,
+    .fma_item = fma_item_avx512, .fma_lanes = FMA_CHAINS * VW, .read_item = read_item_avx512};
 #else
-const vec_path vec_path_avx512 = {SIMD_AVX512, 0, NULL, NULL};
+const vec_path vec_path_avx512 = {.level = SIMD_AVX512}; /* not built for this target */
 #endif

@@ -33,5 +33,15 @@ static inline __attribute__((always_inline)) float vf_sum(vf v)
 #include "tile_body.h"
 #define SPARSE_ITEM sparse_item_portable
 #include "sparse_body.h"
+#define DECODE_HEADS 2
+#define DECODE_ITEM decode_item_portable
+#include "decode_body.h"
+#define FMA_CHAINS 8
+#define FMA_ITEM fma_item_portable
+#define READ_ITEM read_item_portable
+#include "machine_body.h"
 
-const vec_path vec_path_portable = {SIMD_PORTABLE, PANEL, tile_item_portable, sparse_item_portable};
+const vec_path vec_path_portable = {
+    .level = SIMD_PORTABLE, .panel = PANEL, .tile_item = tile_item_portable,
+    .sparse_item = sparse_item_portable, .decode_item = decode_item_portable,
+    .fma_item = fma_item_portable, .fma_lanes = FMA_CHAINS * VW, .read_item = read_item_portable};
