@@ -66,13 +66,14 @@ static void match_openblas_core(char **argv)
     if (getenv("OPENBLAS_CORETYPE") || simd_current(&level) != INVENT_OK ||
         level == SIMD_PORTABLE)
         return;
-    const char *core = openblas_get_corename(), *want = level == SIMD_AVX512 ? "SkylakeX" : "Haswell";
-    int ok = level == SIMD_AVX512 ? !strcasecmp(core, "skylakex") || !strcasecmp(core, "cooperlake") ||
-                                        !strcasecmp(core, "sapphirerapids")
-                                  : !strcasecmp(core, "haswell") || !strcasecmp(core, "zen");
-    if (ok)
-        return;
-    setenv("OPENBLAS_CORETYPE", want, 1);
+    static const char *family[2][3] = {{"haswell", "zen", "haswell"},
+                                       {"skylakex", "cooperlake", "sapphirerapids"}};
+    const char *core = openblas_get_corename();
+    int avx512 = level == SIMD_AVX512;
+    for (int i = 0; i < 3; i++)
+        if (!strcasecmp(core, family[avx512][i]))
+            return;
+    setenv("OPENBLAS_CORETYPE", avx512 ? "SkylakeX" : "Haswell", 1);
     execv("/proc/self/exe", argv);
     unsetenv("OPENBLAS_CORETYPE");
 }

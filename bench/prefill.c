@@ -209,8 +209,8 @@ static void print_verdict(const invent_opts *o, const prefill_row *rows, int n)
     else if (target_of(level) > 0.0)
         report_line(o, "tiled at T >= 1024: at least %.2fx the same-run sgemm rate (target on %s: "
                        "%.2fx): %s; %.0f-%.0f%% of the peak multiply-add rate", worst,
-                    simd_name(level), target_of(level), worst >= target_of(level) ? "met" : "NOT met",
-                    100 * low, 100 * high);
+                    simd_name(level), target_of(level),
+                    worst >= target_of(level) ? "met" : "NOT met", 100 * low, 100 * high);
     else
         report_line(o, "tiled at T >= 1024: at least %.2fx the same-run sgemm rate (portable "
                        "path: no target)", worst);

@@ -32,7 +32,7 @@ static size_t keys_per_tile(size_t dh, size_t panel, const vec_path *path)
 /* the shape and the path -> INVENT_OK when the scratch and the BLAS sizes fit */
 static int tile_sizes_fit(const attn_shape *s, const vec_path *path)
 {
-    if (s->dh > (SIZE_MAX / sizeof(float) - 4 * ATTN_TILE) / (3 * ATTN_TILE))
+    if (s->dh > (SIZE_MAX / sizeof(float) - 4 * ATTN_TILE) / (4 * ATTN_TILE))
         return INVENT_ERANGE;
     if (path == &vec_path_portable && s->H * s->dh > (size_t)INT_MAX)
         return INVENT_ERANGE; /* BLAS takes int sizes */
@@ -51,7 +51,7 @@ int tile_run(const attn_shape *s, const attn_block_list *blocks, const float *Q,
     if (status != INVENT_OK)
         return status;
     size_t panel = path->panel, keys = keys_per_tile(s->dh, panel, path);
-    size_t per_worker = ((2 * s->dh + keys + 4) * panel + 15) / 16 * 16;
+    size_t per_worker = ((2 * s->dh + keys + 4) * panel + keys * s->dh + 15) / 16 * 16;
     tile_job j = {s, Q, K, V, out, blocks, panel, keys, (s->T + panel - 1) / panel, per_worker,
                   NULL, NULL};
     size_t bytes = (size_t)workers * per_worker * sizeof(float);

@@ -29,6 +29,10 @@
 #include "vec_ops.h"
 
 #define PANEL (TILE_COLS * VW)
+/* Each step of an item is a function of its own (not inlined into the
+ * item), so that the compiler gives each inner loop the registers it needs
+ * rather than sharing them across one large function. */
+#define STEP static __attribute__((noinline))
 
 /* one worker's buffers, carved from its scratch */
 typedef struct {
@@ -39,6 +43,7 @@ typedef struct {
     float *l;     /* (PANEL) running sum per query */
     float *alpha; /* (PANEL) this tile's rescaling per query */
     float *tmax;  /* (PANEL) this tile's maximum per query */
+    float *kv;    /* (keys, dh) the tile's key rows, then its value rows, packed */
 } panel_bufs;
 
 /* the problem's pointers for one head, and the panel's first query */
@@ -77,7 +82,7 @@ INLINE void store_scores(const panel_view *p, panel_bufs *w, int rows, size_t j,
 /* The online step on every query lane over n scores: m' = max(m, tile max),
  * st <- 2^(st - m'), alpha = 2^(m - m'), l <- alpha l + sum. A lane that has
  * seen no key yet (m' = -inf) shifts by 0, so its weights and alpha are 0. */
-INLINE void tile_softmax(panel_bufs *w, size_t n)
+STEP void tile_softmax(panel_bufs *w, size_t n)
 {
     for (int c = 0; c < TILE_COLS; c++) {
         vf m_old = vload(w->m + c * VW), m_new = vf_max(m_old, vload(w->tmax + c * VW));
@@ -99,7 +104,7 @@ INLINE void tile_softmax(panel_bufs *w, size_t n)
 #ifdef TILE_BLAS
 /* keys j0 .. j0+n-1 -> st: (n, PANEL) = K_tile qt by cblas_sgemm, then
  * masked row by row; tmax updated */
-INLINE void tile_scores(const panel_view *p, panel_bufs *w, size_t j0, size_t n)
+STEP void tile_scores(const panel_view *p, panel_bufs *w, size_t j0, size_t n)
 {
     cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)n, PANEL, (int)p->s->dh, 1.0f,
                 p->K + j0 * p->ld, (int)p->ld, w->qt, PANEL, 0.0f, w->st, PANEL);
@@ -113,7 +118,7 @@ INLINE void tile_scores(const panel_view *p, panel_bufs *w, size_t j0, size_t n)
 
 /* keys j0 .. j0+n-1 -> ot: (dh, PANEL) = alpha ot + V_tile^T st, the
  * product by cblas_sgemm */
-INLINE void tile_values(const panel_view *p, panel_bufs *w, size_t j0, size_t n)
+STEP void tile_values(const panel_view *p, panel_bufs *w, size_t j0, size_t n)
 {
     for (size_t d = 0; d < p->s->dh; d++)
         for (int c = 0; c < TILE_COLS; c++) {
@@ -158,16 +163,32 @@ INLINE void block_product(int rows, vf acc[TILE_ROWS][TILE_COLS], const float *a
     case 7: CALL(ROW_N(7)); break; default: CALL(TILE_ROWS); break;                    \
     }
 
+/* rows j0 .. j0+n-1 of src (a head's keys or values, ld apart) -> kv:
+ * (n, dh), contiguous: rows ld apart would fall into a few sets of the L1
+ * cache (ld = H dh floats is a multiple of a large power of two) */
+INLINE void pack_rows(const panel_view *p, const float *src, size_t j0, size_t n, float *kv)
+{
+    size_t dh = p->s->dh, full = dh / VW * VW;
+    for (size_t r = 0; r < n; r++) {
+        const float *row = src + (j0 + r) * p->ld;
+        for (size_t d = 0; d < full; d += VW)
+            vstore(kv + r * dh + d, vload(row + d));
+        for (size_t d = full; d < dh; d++)
+            kv[r * dh + d] = row[d];
+    }
+}
+
 /* keys j0 .. j0+n-1 -> st: (n, PANEL) = K_tile qt, masked; tmax updated */
-INLINE void tile_scores(const panel_view *p, panel_bufs *w, size_t j0, size_t n)
+STEP void tile_scores(const panel_view *p, panel_bufs *w, size_t j0, size_t n)
 {
     size_t dh = p->s->dh;
+    pack_rows(p, p->K, j0, n, w->kv);
     for (size_t r0 = 0; r0 < n; r0 += TILE_ROWS) {
         int rows = n - r0 < TILE_ROWS ? (int)(n - r0) : TILE_ROWS;
         vf acc[TILE_ROWS][TILE_COLS];
-        const float *a = p->K + (j0 + r0) * p->ld;
+        const float *a = w->kv + r0 * dh;
 #define SCORES(R)                                                                      \
-    block_product(R, acc, a, p->ld, 1, w->qt, dh);                                     \
+    block_product(R, acc, a, dh, 1, w->qt, dh);                                        \
     store_scores(p, w, R, j0 + r0, r0, acc)
         ROW_SWITCH(rows, SCORES)
 #undef SCORES
@@ -185,15 +206,16 @@ INLINE void add_values(panel_bufs *w, int rows, size_t d0, vf acc[TILE_ROWS][TIL
 }
 
 /* keys j0 .. j0+n-1 -> ot: (dh, PANEL) = alpha ot + V_tile^T st */
-INLINE void tile_values(const panel_view *p, panel_bufs *w, size_t j0, size_t n)
+STEP void tile_values(const panel_view *p, panel_bufs *w, size_t j0, size_t n)
 {
     size_t dh = p->s->dh;
+    pack_rows(p, p->V, j0, n, w->kv);
     for (size_t d0 = 0; d0 < dh; d0 += TILE_ROWS) {
         int rows = dh - d0 < TILE_ROWS ? (int)(dh - d0) : TILE_ROWS;
         vf acc[TILE_ROWS][TILE_COLS];
-        const float *a = p->V + j0 * p->ld + d0;
+        const float *a = w->kv + d0;
 #define VALUES(R)                                                                      \
-    block_product(R, acc, a, 1, p->ld, w->st, n);                                      \
+    block_product(R, acc, a, 1, dh, w->st, n);                                         \
     add_values(w, R, d0, acc)
         ROW_SWITCH(rows, VALUES)
 #undef VALUES
@@ -218,40 +240,71 @@ INLINE uint64_t visit_keys(const tile_job *j, const panel_view *p, panel_bufs *w
     return madds;
 }
 
+/* VW rows of VW floats from src (ld apart) -> rows: (VW) vectors, the
+ * block transposed (rows[i] holds column i) */
+INLINE void load_transposed(const float *src, size_t ld, vf rows[VW])
+{
+#pragma GCC unroll 16
+    for (int i = 0; i < VW; i++)
+        rows[i] = vload(src + (size_t)i * ld);
+    vtranspose(rows);
+}
+
 /* queries t0.. of head h -> qt: (dh, PANEL), transposed, times scale log2 e,
- * zero past the last query; ot, l <- 0, m, tmax <- -inf */
-INLINE void start_panel(const tile_job *j, const panel_view *p, size_t h, panel_bufs *w)
+ * zero past the last query, by blocks of VW x VW and then what they leave;
+ * ot, l <- 0, m, tmax <- -inf; the panel's output rows prefetched (for
+ * writing), so that finish_panel does not wait for memory */
+STEP void start_panel(const tile_job *j, const panel_view *p, size_t h, panel_bufs *w)
 {
     const attn_shape *s = j->s;
     float factor = s->scale * 1.44269504088896341f;
-    memset(w->qt, 0, s->dh * PANEL * sizeof *w->qt);
+    const float *Q = j->Q + p->t0 * p->ld + h * s->dh;
+    size_t dfull = s->dh / VW * VW, cfull = p->queries / VW * VW;
+    if (p->queries < PANEL)
+        memset(w->qt, 0, s->dh * PANEL * sizeof *w->qt);
     memset(w->ot, 0, s->dh * PANEL * sizeof *w->ot);
-    for (size_t c = 0; c < p->queries; c++) {
-        const float *q = j->Q + (p->t0 + c) * p->ld + h * s->dh;
-        for (size_t d = 0; d < s->dh; d++)
-            w->qt[d * PANEL + c] = factor * q[d];
-    }
+    for (size_t c0 = 0; c0 < cfull; c0 += VW)
+        for (size_t d0 = 0; d0 < dfull; d0 += VW) {
+            vf rows[VW];
+            load_transposed(Q + c0 * p->ld + d0, p->ld, rows);
+            for (int i = 0; i < VW; i++)
+                vstore(w->qt + (d0 + (size_t)i) * PANEL + c0, factor * rows[i]);
+        }
+    for (size_t c = 0; c < p->queries; c++)
+        for (size_t d = c < cfull ? dfull : 0; d < s->dh; d++)
+            w->qt[d * PANEL + c] = factor * Q[c * p->ld + d];
     for (size_t c = 0; c < PANEL; c++)
         w->m[c] = w->tmax[c] = -INFINITY, w->l[c] = 0.0f;
+    float *out = j->out + p->t0 * p->ld + h * s->dh;
+    for (size_t c = 0; c < p->queries; c++) /* the output's lines, fetched while we work */
+        for (size_t d = 0; d < s->dh; d += 64 / sizeof(float))
+            __builtin_prefetch(out + c * p->ld + d, 1, 3);
 }
 
-/* ot, l -> out rows t0.. of head h: ot^T / l */
-INLINE void finish_panel(const tile_job *j, const panel_view *p, size_t h, const panel_bufs *w)
+/* ot, l -> out rows t0.. of head h: ot^T / l, by blocks of VW x VW and then
+ * what they leave */
+STEP void finish_panel(const tile_job *j, const panel_view *p, size_t h, const panel_bufs *w)
 {
-    size_t dh = j->s->dh;
-    for (size_t c = 0; c < p->queries; c++) {
-        float *o = j->out + (p->t0 + c) * p->ld + h * dh, inv = 1.0f / w->l[c];
-        for (size_t d = 0; d < dh; d++)
-            o[d] = w->ot[d * PANEL + c] * inv;
-    }
+    size_t dh = j->s->dh, dfull = dh / VW * VW, cfull = p->queries / VW * VW;
+    float *out = j->out + p->t0 * p->ld + h * dh;
+    for (size_t c0 = 0; c0 < cfull; c0 += VW)
+        for (size_t d0 = 0; d0 < dfull; d0 += VW) {
+            vf rows[VW];
+            load_transposed(w->ot + d0 * PANEL + c0, PANEL, rows);
+            for (size_t i = 0; i < VW; i++)
+                vstore(out + (c0 + i) * p->ld + d0, (1.0f / w->l[c0 + i]) * rows[i]);
+        }
+    for (size_t c = 0; c < p->queries; c++)
+        for (size_t d = c < cfull ? dfull : 0; d < dh; d++)
+            out[c * p->ld + d] = w->ot[d * PANEL + c] / w->l[c];
 }
 
 INLINE panel_bufs carve(const tile_job *j, int worker)
 {
     float *f = j->scratch + (size_t)worker * j->per_worker;
-    size_t sq = j->s->dh * PANEL, st = j->keys * PANEL;
-    return (panel_bufs){f, f + sq, f + 2 * sq, f + 2 * sq + st, f + 2 * sq + st + PANEL,
-                        f + 2 * sq + st + 2 * PANEL, f + 2 * sq + st + 3 * PANEL};
+    size_t sq = j->s->dh * PANEL, st = j->keys * PANEL, v = 2 * sq + st;
+    return (panel_bufs){f, f + sq, f + 2 * sq, f + v, f + v + PANEL, f + v + 2 * PANEL,
+                        f + v + 3 * PANEL, f + v + 4 * PANEL};
 }
 
 int TILE_ITEM(void *ctx, size_t item, int worker)

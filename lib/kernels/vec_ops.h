@@ -56,6 +56,41 @@ INLINE void vscale(float *o, float w, size_t n)
         o[d] *= w;
 }
 
+/* The shuffle indices of vtranspose's stage h (rows 0..3: h = 8, 4, 2, 1;
+ * the first VW entries of a row): position p of the lower row takes a[p]
+ * or b[p - h], of the upper row a[p + h] or b[p] (b's entries are VW..) */
+#define TR_LO(p, h) ((p) & (h) ? VW + (p) - (h) : (p))
+#define TR_HI(p, h) ((p) & (h) ? VW + (p) : (p) + (h))
+#define TR_ROW(F, h)                                                                   \
+    {F(0, h),  F(1, h),  F(2, h),  F(3, h),  F(4, h),  F(5, h),  F(6, h),  F(7, h),     \
+     F(8, h),  F(9, h),  F(10, h), F(11, h), F(12, h), F(13, h), F(14, h), F(15, h)}
+static const unsigned vtranspose_lo[4][16] = {TR_ROW(TR_LO, 8), TR_ROW(TR_LO, 4),
+                                              TR_ROW(TR_LO, 2), TR_ROW(TR_LO, 1)};
+static const unsigned vtranspose_hi[4][16] = {TR_ROW(TR_HI, 8), TR_ROW(TR_HI, 4),
+                                              TR_ROW(TR_HI, 2), TR_ROW(TR_HI, 1)};
+
+/* rows: (VW) vectors, a VW x VW block -> its transpose, in log2(VW) stages
+ * that swap the off-diagonal h x h blocks of every 2h x 2h block (h = VW/2,
+ * VW/4, ..., 1), each a two-vector shuffle; vu is the path's unsigned
+ * vector of VW lanes (VW at most 16) */
+INLINE void vtranspose(vf rows[VW])
+{
+#pragma GCC unroll 4
+    for (int stage = VW == 16 ? 0 : VW == 8 ? 1 : 2; stage < 4; stage++) { /* h = VW / 2 first */
+        int h = 8 >> stage;
+        vu lo, hi;
+        memcpy(&lo, vtranspose_lo[stage], sizeof lo);
+        memcpy(&hi, vtranspose_hi[stage], sizeof hi);
+#pragma GCC unroll 16
+        for (int i = 0; i < VW; i++)
+            if (!(i & h)) {
+                vf a = rows[i], b = rows[i + h];
+                rows[i] = __builtin_shuffle(a, b, lo);
+                rows[i + h] = __builtin_shuffle(a, b, hi);
+            }
+    }
+}
+
 /* s: (n) -> 2^(s - shift) in place (vf_exp2 on whole vectors, exp2f on the
  * tail); -> their sum */
 INLINE float vexp2_shifted(float *s, size_t n, float shift)

@@ -1,7 +1,8 @@
 /* The vector paths of simd.h as tables of functions. Each path compiles the
- * same generic bodies (tile_body.h, sparse_body.h, decode_body.h, machine_body.h) for its own vector width, in its
- * own file with its own compiler flags (vec_avx512.c, vec_avx2.c,
- * vec_portable.c); the drivers pick a table at run time. */
+ * same generic bodies (tile_body.h, sparse_body.h, decode_body.h,
+ * machine_body.h) for its own vector width, in its own file with its own
+ * compiler flags (vec_avx512.c, vec_avx2.c, vec_portable.c); the drivers
+ * pick a table at run time. */
 #ifndef INVENT_VEC_PATH_H
 #define INVENT_VEC_PATH_H
 
