@@ -53,19 +53,21 @@ typedef struct {
     size_t ld, t0, queries; /* row stride, first query, queries in the panel */
 } panel_view;
 
-/* row block of keys j.. (rows of them) -> st rows, masked where a query may
- * not see the key, and the tile maximum per query updated */
-INLINE void store_scores(const panel_view *p, panel_bufs *w, int rows, size_t j, size_t row0,
-                         vf acc[TILE_ROWS][TILE_COLS])
+/* row block of keys j.. (rows of them) -> st rows at query vectors c0 ..
+ * c0+cols-1, masked where a query may not see the key; their tile maximum
+ * per query updated */
+INLINE void store_scores(const panel_view *p, panel_bufs *w, int rows, int c0, int cols, size_t j,
+                         size_t row0, vf acc[TILE_ROWS][TILE_COLS])
 {
     const attn_shape *s = p->s;
-    int clear = j + (size_t)rows <= p->t0 + 1 &&
+    int clear = j + (size_t)rows <= p->t0 + (size_t)c0 * VW + 1 &&
                 (!s->window || p->t0 + p->queries - j <= s->window);
     for (int r = 0; r < rows; r++)
-        for (int c = 0; c < TILE_COLS; c++) {
+        for (int c = 0; c < cols; c++) {
             vf x = acc[r][c];
+            size_t col = (size_t)(c0 + c) * VW;
             if (!clear) { /* visible: key i <= query t, and t - i < window */
-                double i = (double)(j + (size_t)r), t0 = (double)(p->t0 + (size_t)c * VW);
+                double i = (double)(j + (size_t)r), t0 = (double)(p->t0 + col);
                 vf t = vsplat(0.0f);
                 for (int lane = 0; lane < VW; lane++)
                     t[lane] = (float)lane;
@@ -74,37 +76,38 @@ INLINE void store_scores(const panel_view *p, panel_bufs *w, int rows, size_t j,
                 vf hi = vsplat((float)fmax(fmin(w, PANEL + 1.0), -1.0));
                 x = VSELECT((t >= lo) & (t < hi), x, vsplat(-INFINITY));
             }
-            vstore(w->st + (row0 + (size_t)r) * PANEL + (size_t)c * VW, x);
-            vstore(w->tmax + c * VW, vf_max(vload(w->tmax + c * VW), x));
+            vstore(w->st + (row0 + (size_t)r) * PANEL + col, x);
+            vstore(w->tmax + col, vf_max(vload(w->tmax + col), x));
         }
 }
 
-/* The online step on every query lane over n scores: m' = max(m, tile max),
- * st <- 2^(st - m'), alpha = 2^(m - m'), l <- alpha l + sum. A lane that has
- * seen no key yet (m' = -inf) shifts by 0, so its weights and alpha are 0. */
-STEP void tile_softmax(panel_bufs *w, size_t n)
+/* The online step on query vectors c0.. over n scores: m' = max(m, tile
+ * max), st <- 2^(st - m'), alpha = 2^(m - m'), l <- alpha l + sum. A lane
+ * that has seen no key yet (m' = -inf) shifts by 0, so its weights and
+ * alpha are 0. */
+STEP void tile_softmax(panel_bufs *w, size_t n, int c0)
 {
-    for (int c = 0; c < TILE_COLS; c++) {
-        vf m_old = vload(w->m + c * VW), m_new = vf_max(m_old, vload(w->tmax + c * VW));
+    for (size_t c = (size_t)c0 * VW; c < PANEL; c += VW) {
+        vf m_old = vload(w->m + c), m_new = vf_max(m_old, vload(w->tmax + c));
         vf shift = VSELECT(m_new == vsplat(-INFINITY), vsplat(0.0f), m_new);
         vf sum = vsplat(0.0f);
         for (size_t j = 0; j < n; j++) {
-            vf e = vf_exp2(vload(w->st + j * PANEL + c * VW) - shift);
-            vstore(w->st + j * PANEL + c * VW, e);
+            vf e = vf_exp2(vload(w->st + j * PANEL + c) - shift);
+            vstore(w->st + j * PANEL + c, e);
             sum += e;
         }
         vf alpha = vf_exp2(m_old - shift);
-        vstore(w->alpha + c * VW, alpha);
-        vstore(w->l + c * VW, alpha * vload(w->l + c * VW) + sum);
-        vstore(w->m + c * VW, m_new);
-        vstore(w->tmax + c * VW, vsplat(-INFINITY));
+        vstore(w->alpha + c, alpha);
+        vstore(w->l + c, alpha * vload(w->l + c) + sum);
+        vstore(w->m + c, m_new);
+        vstore(w->tmax + c, vsplat(-INFINITY));
     }
 }
 
 #ifdef TILE_BLAS
 /* keys j0 .. j0+n-1 -> st: (n, PANEL) = K_tile qt by cblas_sgemm, then
- * masked row by row; tmax updated */
-STEP void tile_scores(const panel_view *p, panel_bufs *w, size_t j0, size_t n)
+ * masked row by row; tmax updated (every query vector: c0 is 0 here) */
+STEP void tile_scores(const panel_view *p, panel_bufs *w, size_t j0, size_t n, int c0)
 {
     cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)n, PANEL, (int)p->s->dh, 1.0f,
                 p->K + j0 * p->ld, (int)p->ld, w->qt, PANEL, 0.0f, w->st, PANEL);
@@ -112,55 +115,64 @@ STEP void tile_scores(const panel_view *p, panel_bufs *w, size_t j0, size_t n)
         vf row[TILE_ROWS][TILE_COLS];
         for (int c = 0; c < TILE_COLS; c++)
             row[0][c] = vload(w->st + r * PANEL + (size_t)c * VW);
-        store_scores(p, w, 1, j0 + r, r, row);
+        store_scores(p, w, 1, c0, TILE_COLS, j0 + r, r, row);
     }
 }
 
 /* keys j0 .. j0+n-1 -> ot: (dh, PANEL) = alpha ot + V_tile^T st, the
  * product by cblas_sgemm */
-STEP void tile_values(const panel_view *p, panel_bufs *w, size_t j0, size_t n)
+STEP void tile_values(const panel_view *p, panel_bufs *w, size_t j0, size_t n, int c0)
 {
     for (size_t d = 0; d < p->s->dh; d++)
-        for (int c = 0; c < TILE_COLS; c++) {
-            float *o = w->ot + d * PANEL + (size_t)c * VW;
-            vstore(o, vload(w->alpha + c * VW) * vload(o));
+        for (size_t c = (size_t)c0 * VW; c < PANEL; c += VW) {
+            float *o = w->ot + d * PANEL + c;
+            vstore(o, vload(w->alpha + c) * vload(o));
         }
     cblas_sgemm(CblasRowMajor, CblasTrans, CblasNoTrans, (int)p->s->dh, PANEL, (int)n, 1.0f,
                 p->V + j0 * p->ld, (int)p->ld, w->st, PANEL, 1.0f, w->ot, PANEL);
 }
 #else
 /* acc[r][c] = sum over k < n of a[r*ar + k*ak] * b[k*PANEL + c*VW ..], for
- * r < rows: the register block behind both products */
-INLINE void block_product(int rows, vf acc[TILE_ROWS][TILE_COLS], const float *a, size_t ar,
-                          size_t ak, const float *b, size_t n)
+ * r < rows, c < cols: the register block behind both products */
+INLINE void block_product(int rows, int cols, vf acc[TILE_ROWS][TILE_COLS], const float *a,
+                          size_t ar, size_t ak, const float *b, size_t n)
 {
     for (int r = 0; r < rows; r++)
-        for (int c = 0; c < TILE_COLS; c++)
+        for (int c = 0; c < cols; c++)
             acc[r][c] = (vf){0};
     for (size_t k = 0; k < n; k++) {
         vf bv[TILE_COLS];
 #pragma GCC unroll 8
-        for (int c = 0; c < TILE_COLS; c++)
+        for (int c = 0; c < cols; c++)
             bv[c] = vload(b + k * PANEL + c * VW);
 #pragma GCC unroll 16
         for (int r = 0; r < rows; r++) {
             float x = a[r * ar + k * ak];
 #pragma GCC unroll 8
-            for (int c = 0; c < TILE_COLS; c++)
+            for (int c = 0; c < cols; c++)
                 acc[r][c] += x * bv[c];
         }
     }
 }
 
-/* rows (1..TILE_ROWS, at most 8) -> CALL(rows) with rows a constant, so
- * that each block size gets its own fully unrolled code */
+/* rows (1..TILE_ROWS, at most 8) and cols (1..TILE_COLS, at most 4) ->
+ * CALL(rows, cols) with both constants, so that each block shape gets its
+ * own fully unrolled code */
 #define ROW_N(n) ((n) < TILE_ROWS ? (n) : TILE_ROWS)
-#define ROW_SWITCH(rows, CALL)                                                         \
+#define COL_N(n) ((n) < TILE_COLS ? (n) : TILE_COLS)
+#define ROW_SWITCH(rows, CALL, C)                                                      \
     switch (rows) {                                                                    \
-    case 1: CALL(ROW_N(1)); break; case 2: CALL(ROW_N(2)); break;                      \
-    case 3: CALL(ROW_N(3)); break; case 4: CALL(ROW_N(4)); break;                      \
-    case 5: CALL(ROW_N(5)); break; case 6: CALL(ROW_N(6)); break;                      \
-    case 7: CALL(ROW_N(7)); break; default: CALL(TILE_ROWS); break;                    \
+    case 1: CALL(ROW_N(1), C); break; case 2: CALL(ROW_N(2), C); break;                \
+    case 3: CALL(ROW_N(3), C); break; case 4: CALL(ROW_N(4), C); break;                \
+    case 5: CALL(ROW_N(5), C); break; case 6: CALL(ROW_N(6), C); break;                \
+    case 7: CALL(ROW_N(7), C); break; default: CALL(TILE_ROWS, C); break;              \
+    }
+#define BLOCK_SWITCH(rows, cols, CALL)                                                 \
+    switch (cols) {                                                                    \
+    case 1: ROW_SWITCH(rows, CALL, COL_N(1)); break;                                   \
+    case 2: ROW_SWITCH(rows, CALL, COL_N(2)); break;                                   \
+    case 3: ROW_SWITCH(rows, CALL, COL_N(3)); break;                                   \
+    default: ROW_SWITCH(rows, CALL, TILE_COLS); break;                                 \
     }
 
 /* rows j0 .. j0+n-1 of src (a head's keys or values, ld apart) -> kv:
@@ -178,64 +190,88 @@ INLINE void pack_rows(const panel_view *p, const float *src, size_t j0, size_t n
     }
 }
 
-/* keys j0 .. j0+n-1 -> st: (n, PANEL) = K_tile qt, masked; tmax updated */
-STEP void tile_scores(const panel_view *p, panel_bufs *w, size_t j0, size_t n)
+/* keys j0 .. j0+n-1 -> st: (n, PANEL) = K_tile qt for query vectors c0..,
+ * masked; tmax updated */
+STEP void tile_scores(const panel_view *p, panel_bufs *w, size_t j0, size_t n, int c0)
 {
     size_t dh = p->s->dh;
+    int cols = TILE_COLS - c0;
     pack_rows(p, p->K, j0, n, w->kv);
     for (size_t r0 = 0; r0 < n; r0 += TILE_ROWS) {
         int rows = n - r0 < TILE_ROWS ? (int)(n - r0) : TILE_ROWS;
         vf acc[TILE_ROWS][TILE_COLS];
         const float *a = w->kv + r0 * dh;
-#define SCORES(R)                                                                      \
-    block_product(R, acc, a, dh, 1, w->qt, dh);                                        \
-    store_scores(p, w, R, j0 + r0, r0, acc)
-        ROW_SWITCH(rows, SCORES)
+#define SCORES(R, C)                                                                   \
+    block_product(R, C, acc, a, dh, 1, w->qt + c0 * VW, dh);                           \
+    store_scores(p, w, R, c0, C, j0 + r0, r0, acc)
+        BLOCK_SWITCH(rows, cols, SCORES)
 #undef SCORES
     }
 }
 
-/* rows d0.. of ot (rows of them) <- alpha ot + acc */
-INLINE void add_values(panel_bufs *w, int rows, size_t d0, vf acc[TILE_ROWS][TILE_COLS])
+/* rows d0.. of ot (rows of them), query vectors c0.. (cols) <- alpha ot + acc */
+INLINE void add_values(panel_bufs *w, int rows, int c0, int cols, size_t d0,
+                       vf acc[TILE_ROWS][TILE_COLS])
 {
     for (int r = 0; r < rows; r++)
-        for (int c = 0; c < TILE_COLS; c++) {
-            float *o = w->ot + (d0 + (size_t)r) * PANEL + (size_t)c * VW;
-            vstore(o, vload(w->alpha + c * VW) * vload(o) + acc[r][c]);
+        for (int c = 0; c < cols; c++) {
+            size_t col = (size_t)(c0 + c) * VW;
+            float *o = w->ot + (d0 + (size_t)r) * PANEL + col;
+            vstore(o, vload(w->alpha + col) * vload(o) + acc[r][c]);
         }
 }
 
-/* keys j0 .. j0+n-1 -> ot: (dh, PANEL) = alpha ot + V_tile^T st */
-STEP void tile_values(const panel_view *p, panel_bufs *w, size_t j0, size_t n)
+/* keys j0 .. j0+n-1 -> ot: (dh, PANEL) = alpha ot + V_tile^T st for query
+ * vectors c0.. */
+STEP void tile_values(const panel_view *p, panel_bufs *w, size_t j0, size_t n, int c0)
 {
     size_t dh = p->s->dh;
+    int cols = TILE_COLS - c0;
     pack_rows(p, p->V, j0, n, w->kv);
     for (size_t d0 = 0; d0 < dh; d0 += TILE_ROWS) {
         int rows = dh - d0 < TILE_ROWS ? (int)(dh - d0) : TILE_ROWS;
         vf acc[TILE_ROWS][TILE_COLS];
         const float *a = w->kv + d0;
-#define VALUES(R)                                                                      \
-    block_product(R, acc, a, 1, dh, w->st, n);                                         \
-    add_values(w, R, d0, acc)
-        ROW_SWITCH(rows, VALUES)
+#define VALUES(R, C)                                                                   \
+    block_product(R, C, acc, a, 1, dh, w->st + c0 * VW, n);                            \
+    add_values(w, R, c0, C, d0, acc)
+        BLOCK_SWITCH(rows, cols, VALUES)
 #undef VALUES
     }
 }
 
 #endif
 
+/* keys j0 .. j0+n-1 through the three steps, for query vectors c0.. ->
+ * the multiply-adds done */
+INLINE uint64_t tile_step(const panel_view *p, panel_bufs *w, size_t j0, size_t n, int c0)
+{
+    tile_scores(p, w, j0, n, c0);
+    tile_softmax(w, n, c0);
+    tile_values(p, w, j0, n, c0);
+    return 2 * (uint64_t)n * (PANEL - (size_t)c0 * VW) * p->s->dh;
+}
+
 /* keys [lo, hi) in tiles of j->keys, each through the three steps; -> the
- * multiply-adds done */
+ * multiply-adds done. Keys past the panel's first query are seen by only
+ * some of its queries: the register-blocked paths take them VW at a time,
+ * each for the query vectors that can see one of them (the causal
+ * triangle costs about half the tile instead of all of it). */
 INLINE uint64_t visit_keys(const tile_job *j, const panel_view *p, panel_bufs *w, size_t lo,
                            size_t hi)
 {
     uint64_t madds = 0;
     for (size_t j0 = lo; j0 < hi; j0 += j->keys) {
         size_t n = hi - j0 < j->keys ? hi - j0 : j->keys;
-        tile_scores(p, w, j0, n);
-        tile_softmax(w, n);
-        tile_values(p, w, j0, n);
-        madds += 2 * (uint64_t)n * PANEL * p->s->dh;
+        size_t seen = j0 + n <= p->t0 ? n : j0 < p->t0 ? p->t0 - j0 : 0; /* keys < t0 */
+#ifdef TILE_BLAS
+        seen = n;
+#endif
+        if (seen)
+            madds += tile_step(p, w, j0, seen, 0);
+        for (size_t k = j0 + seen; k < j0 + n; k += VW)
+            madds += tile_step(p, w, k, j0 + n - k < VW ? j0 + n - k : VW, /* k >= t0 */
+                               (int)((k - p->t0) / VW));
     }
     return madds;
 }
