@@ -137,7 +137,9 @@ STEP void tile_values(const panel_view *p, panel_bufs *w, size_t j0, size_t n, i
 INLINE void block_product(int rows, int cols, vf acc[TILE_ROWS][TILE_COLS], const float *a,
                           size_t ar, size_t ak, const float *b, size_t n)
 {
+#pragma GCC unroll 8
     for (int r = 0; r < rows; r++)
+#pragma GCC unroll 4
         for (int c = 0; c < cols; c++)
             acc[r][c] = (vf){0};
     for (size_t k = 0; k < n; k++) {

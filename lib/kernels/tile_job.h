@@ -24,12 +24,13 @@ typedef struct {
     uint64_t *madds;   /* one counter per worker */
 } tile_job;
 
-/* item -> head and first query of its panel; heaviest panels (the last
- * queries, which see the most keys) come first */
+/* item -> head and first query of its panel: a head's panels one after the
+ * other, so that its keys and values stay in the cache from one panel to
+ * the next, the heaviest (the last queries, which see the most keys) first */
 static inline void tile_item_place(const tile_job *j, size_t item, size_t *h, size_t *t0)
 {
-    *h = item % j->s->H;
-    *t0 = (j->panels - 1 - item / j->s->H) * j->panel;
+    *h = item / j->panels;
+    *t0 = (j->panels - 1 - item % j->panels) * j->panel;
 }
 
 /* the key range [*lo, *hi) the panel at t0 may need, before any skipping:
