@@ -1,6 +1,6 @@
 # make bench: sparse attention against dense, the time of computing a
 # fraction f of the scores relative to the dense tiled kernel's time.
-set title sprintf("Computing a fraction of the scores, T = %d, %d heads of %d: time against the dense kernel", T, heads, dh)
+set title sprintf("A fraction f of the scores (T = %d, %d heads of %d): time against dense", T, heads, dh)
 set xlabel "fraction f of the causal scores computed"
 set ylabel "time / dense tiled kernel's time"
 set logscale xy 10
