@@ -92,6 +92,7 @@ static int read_arguments(int argc, char **argv, const cli_spec *spec, bench_siz
     return check_sizes(&o, z);
 }
 
+/* the path, threads and yardsticks of this run -> a paragraph */
 static void print_setting(const invent_opts *o, const bench_sizes *z)
 {
     simd_level level = SIMD_PORTABLE;

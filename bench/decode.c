@@ -44,6 +44,7 @@ static int sweep_sizes(const bench_sizes *z, size_t *T)
     return n;
 }
 
+/* a decode point -> its bench.csv row (GFLOP/s: 4 T H dh per step) */
 static bench_row decode_row(const char *section, const char *kernel, const attn_decode_shape *s,
                             const decode_point *p, int rounds)
 {
@@ -104,13 +105,42 @@ static int ledger_points(const bench_sizes *z, const float *arena, size_t n,
     return status;
 }
 
-static int decode_ledger(const invent_opts *o, const bench_sizes *z, const float *arena, size_t n,
-                         FILE *csv)
+/* what limits one ledger step: its time if it ran at the same-run memory
+ * bandwidth or at the peak multiply-add rate, whichever is longer (the
+ * roofline) -> ms */
+static double roofline_ms(const attn_decode_shape *s, const decode_point *p, double peak)
+{
+    double flop = 4.0 * (double)s->T * (double)(s->H * s->dh);
+    return 1e3 * fmax(p->bytes / (p->bandwidth_gbps * 1e9), flop / (peak * 1e9));
+}
+
+/* the ledger's three points -> their table and bench.csv rows */
+static void ledger_table(const invent_opts *o, const bench_sizes *z, const attn_decode_shape *s,
+                         const decode_point *pt, double peak, FILE *csv)
 {
     static const char *what[3] = {"keys+values, d = 1000 per head (B3)",
                                   "keys+values, r = 200 per head (Q1, H2)",
                                   "raw tokens, d = 1000, shared (C1)"};
     static const char *kernel[3] = {"decode_d1000", "decode_r200", "decode_shared_d1000"};
+    report_line(o, "%-39s %8s %9s %6s %8s %7s %9s %9s %8s %8s", "cache of one layer", "MB read",
+                "ms/token", "of bw", "GFLOP/s", "of peak", "bound ms", "speed-up", "bytes /",
+                "bound /");
+    for (int i = 0; i < 3; i++) {
+        bench_row c = decode_row("ledger", kernel[i], &s[i], &pt[i], (int)z->rounds);
+        c.of_peak_fma = c.gflops / peak;
+        report_line(o, "%-39s %8.1f %9.3f %5.0f%% %8.1f %6.0f%% %9.3f %8.2fx %7.1fx %7.1fx",
+                    what[i], pt[i].bytes / 1e6, pt[i].ms, 100 * pt[i].share, c.gflops,
+                    100 * c.of_peak_fma, roofline_ms(&s[i], &pt[i], peak), pt[0].ms / pt[i].ms,
+                    pt[0].bytes / pt[i].bytes,
+                    roofline_ms(&s[0], &pt[0], peak) / roofline_ms(&s[i], &pt[i], peak));
+        bench_csv_row(csv, &c);
+    }
+}
+
+/* the ledger's three caches -> their table, rows and a paragraph */
+static int decode_ledger(const invent_opts *o, const bench_sizes *z, const float *arena, size_t n,
+                         FILE *csv)
+{
     attn_decode_shape s[3];
     decode_point pt[3];
     double peak;
@@ -119,25 +149,26 @@ static int decode_ledger(const invent_opts *o, const bench_sizes *z, const float
         status = machine_fma_peak(0.1, &peak);
     if (status != INVENT_OK)
         return status;
-    report_line(o, "%-40s %9s %10s %7s %7s %8s %8s %8s", "cache of one layer", "MB read",
-                "ms/token", "GB/s", "of bw", "GFLOP/s", "speed-up", "bytes /");
-    for (int i = 0; i < 3; i++) {
-        bench_row c = decode_row("ledger", kernel[i], &s[i], &pt[i], (int)z->rounds);
-        report_line(o, "%-40s %9.1f %10.3f %7.2f %6.0f%% %8.1f %7.2fx %7.1fx", what[i],
-                    pt[i].bytes / 1e6, pt[i].ms, pt[i].gbytes_per_s, 100 * pt[i].share,
-                    c.gflops, pt[0].ms / pt[i].ms, pt[0].bytes / pt[i].bytes);
-        c.of_peak_fma = c.gflops / peak;
-        bench_csv_row(csv, &c);
-    }
+    ledger_table(o, z, s, pt, peak, csv);
+    double balance = peak / pt[2].bandwidth_gbps;
+    double intensity = 4.0 * (double)(s[2].T * s[2].H * s[2].dh) / pt[2].bytes;
+    double gflops = intensity * pt[2].bytes / pt[2].ms / 1e6;
     report_text(o, "Per token through all %d layers of the ledger's model: %.0f ms, %.0f ms and "
-                   "%.0f ms. Fewer bytes pay while the step stays limited by memory; the shared "
-                   "cache reads %.0f times fewer bytes than d per head but is %.1f times faster: "
-                   "with every head scoring the same vectors it does %.0f GFLOP/s, %.0f%% of the "
-                   "peak multiply-add rate (%.0f GFLOP/s), so arithmetic sets its speed.",
+                   "%.0f ms. Bound: the time at the same-run bandwidth or at the peak "
+                   "multiply-add rate (%.0f GFLOP/s), whichever is longer. Keys and values of r "
+                   "instead of d read %.1f times fewer bytes and take %.1f times less time: the "
+                   "step stays limited by memory. The shared cache reads %.0f times fewer bytes "
+                   "than d per head, but every head works on the same vectors: %.0f FLOP per "
+                   "byte read, %s this machine's balance of %.0f (peak / bandwidth), so %s. "
+                   "Measured %.1f times faster than d per head (bound: %.1f); its kernel reaches "
+                   "%.0f%% of the peak multiply-add rate.",
                 LEDGER_LAYERS, LEDGER_LAYERS * pt[0].ms, LEDGER_LAYERS * pt[1].ms,
-                LEDGER_LAYERS * pt[2].ms, pt[0].bytes / pt[2].bytes, pt[0].ms / pt[2].ms,
-                4.0 * (double)(s[2].T * s[2].H * s[2].dh) / pt[2].ms / 1e6,
-                100 * 4.0 * (double)(s[2].T * s[2].H * s[2].dh) / pt[2].ms / 1e6 / peak, peak);
+                LEDGER_LAYERS * pt[2].ms, peak, pt[0].bytes / pt[1].bytes, pt[0].ms / pt[1].ms,
+                pt[0].bytes / pt[2].bytes, intensity, intensity >= balance ? "above" : "below",
+                balance, intensity >= balance ? "arithmetic, not memory, bounds it" : "memory "
+                "still bounds it", pt[0].ms / pt[2].ms,
+                roofline_ms(&s[0], &pt[0], peak) / roofline_ms(&s[2], &pt[2], peak),
+                100 * gflops / peak);
     return INVENT_OK;
 }
 

@@ -127,6 +127,7 @@ static void summarise(const problem *p, int rounds, round_log *log, prefill_row 
     row->of_peak[NAIVE] = row->gflops[NAIVE] / row->peak;
 }
 
+/* p -> its arrays freed */
 static void problem_free(problem *p)
 {
     free(p->in[0]), free(p->in[1]), free(p->in[2]), free(p->ref), free(p->got), free(p->C);
@@ -162,6 +163,7 @@ static int measure_T(const bench_sizes *z, size_t T, prefill_row *row)
     return status;
 }
 
+/* rows -> the table: per T and kernel, time, rate and the shares */
 static void print_table(const invent_opts *o, const prefill_row *rows, int n, size_t naive_max)
 {
     report_line(o, "%6s  %-6s %10s %9s %9s %8s %10s %10s", "T", "kernel", "median ms",
@@ -190,6 +192,8 @@ static double target_of(simd_level level)
     return level == SIMD_AVX512 ? 0.95 : level == SIMD_AVX2 ? 0.75 : 0.0;
 }
 
+/* rows -> the line on the target (tiled against sgemm at T >= 1024) and
+ * the one on the tiled kernel's memory */
 static void print_verdict(const invent_opts *o, const prefill_row *rows, int n)
 {
     double worst = INFINITY, low = INFINITY, high = 0.0;
@@ -251,6 +255,7 @@ static int check_agreement(const bench_sizes *z, const prefill_row *rows, int n)
     return INVENT_OK;
 }
 
+/* rows -> bench.csv rows, the peak multiply-add rate of each T included */
 static void write_rows(FILE *csv, const bench_sizes *z, const prefill_row *rows, int n)
 {
     for (int i = 0; i < n; i++) {
@@ -271,6 +276,7 @@ static void write_rows(FILE *csv, const bench_sizes *z, const prefill_row *rows,
     }
 }
 
+/* rows -> the figures bench_time and bench_memory against T */
 static void plot_figures(const invent_opts *o, const bench_sizes *z, const prefill_row *rows,
                          int n)
 {

@@ -18,6 +18,7 @@ FILE *bench_csv_open(const char *dir)
     return f;
 }
 
+/* x -> ",x" in format, or "," alone when x is NAN */
 static void field(FILE *f, double x, const char *format)
 {
     fputc(',', f);

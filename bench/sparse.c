@@ -30,6 +30,7 @@ static double break_even(const double *ratio)
     return 1.0;
 }
 
+/* points -> the table: times, time per computed score, speed-ups */
 static void print_points(const invent_opts *o, const sparse_point *pt)
 {
     report_line(o, "%6s %8s %9s %9s %9s   %-23s %s", "f", "computed", "dense ms", "keys ms",
@@ -61,6 +62,7 @@ static void print_break_even(const invent_opts *o, const sparse_point *pt, int k
                        "interpolation); at f = 1%% %.1fx faster", name, 100 * f, 1.0 / ratio[0]);
 }
 
+/* points -> bench.csv rows: dense, key lists, block lists per f */
 static void write_points(FILE *csv, const attn_shape *s, const sparse_point *pt, int rounds)
 {
     static const char *kernel[3] = {"dense_tiled", "sparse_keys", "sparse_blocks"};
@@ -76,6 +78,7 @@ static void write_points(FILE *csv, const attn_shape *s, const sparse_point *pt,
         }
 }
 
+/* points -> the figure bench_sparse: time / dense time against f */
 static void plot_points(const invent_opts *o, const attn_shape *s, const sparse_point *pt)
 {
     plot *p = plot_begin(o, "bench_sparse");

@@ -14,6 +14,8 @@
 #include "status.h"
 #include "vec_ops.h"
 
+/* query t -> its out row (all heads) over its listed keys: ctx is a
+ * sparse_job */
 int SPARSE_ITEM(void *ctx, size_t t, int worker)
 {
     const sparse_job *j = ctx;

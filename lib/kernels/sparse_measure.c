@@ -69,6 +69,7 @@ static int measure_point(sparse_problem *p, double f, int rounds, sparse_point *
     return status;
 }
 
+/* p -> its arrays and patterns freed */
 static void problem_free(sparse_problem *p)
 {
     free(p->q), free(p->k), free(p->v), free(p->dense), free(p->out);

@@ -337,6 +337,7 @@ STEP void finish_panel(const tile_job *j, const panel_view *p, size_t h, const p
             out[c * p->ld + d] = w->ot[d * PANEL + c] / w->l[c];
 }
 
+/* worker -> its buffers, carved from the job's scratch */
 INLINE panel_bufs carve(const tile_job *j, int worker)
 {
     float *f = j->scratch + (size_t)worker * j->per_worker;
@@ -345,6 +346,7 @@ INLINE panel_bufs carve(const tile_job *j, int worker)
                         f + v + 3 * PANEL, f + v + 4 * PANEL};
 }
 
+/* item -> out rows of one (head, query panel): ctx is a tile_job */
 int TILE_ITEM(void *ctx, size_t item, int worker)
 {
     const tile_job *j = ctx;
