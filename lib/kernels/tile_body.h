@@ -1,5 +1,6 @@
 /* The tiled kernel's work item, written once for a vector of VW floats and
- * compiled by each vector path (vec_avx512.c, vec_avx2.c). One item is one
+ * compiled by each vector path (vec_avx512.c, vec_avx2.c, vec_portable.c
+ * with TILE_BLAS). One item is one
  * (head, panel of PANEL queries) pair. The panel's queries are packed once,
  * transposed and multiplied by scale log2(e), so that scores come out in
  * base-2 units and the softmax uses 2^x. Then the key tiles the mask (or a
@@ -11,14 +12,16 @@
  *   values  ot (dh, PANEL) = alpha ot + V_tile^T st, the same register
  *           block, broadcasting one value entry against vectors of weights.
  * Queries run across the vector lanes in every step, so a query's running
- * maximum and sum are plain lane-wise operations. K and V are read in place
- * (no copies); out = ot^T / l at the end.
+ * maximum and sum are plain lane-wise operations. The keys past the
+ * panel's first query are taken VW at a time, each for the query vectors
+ * that can see them. out = ot^T / l at the end.
  *
  * The including file defines: vf (a vector of VW floats), VW, TILE_ROWS and
  * TILE_COLS (the register block: TILE_ROWS broadcast rows by TILE_COLS
- * vectors of queries), vf_max(a, b), vf_sum(v), vf_exp2(x) (2^x for x <= 0,
- * exactly 0 below -126 and for -inf), and TILE_ITEM, the name of the item
- * function; with TILE_BLAS the two products are cblas_sgemm calls on whole
+ * vectors of queries), TILE_PACK (1: copy each key and value tile into a
+ * contiguous buffer first, which pays where a panel is wide enough to share
+ * the copy), vf_max(a, b), vf_sum(v), vf_exp2(x) (2^x for x <= 0, exactly 0
+ * below -126 and for -inf), and TILE_ITEM, the name of the item function; with TILE_BLAS the two products are cblas_sgemm calls on whole
  * tiles instead (the portable path). */
 #include <math.h>
 #include <string.h>
@@ -43,7 +46,7 @@ typedef struct {
     float *l;     /* (PANEL) running sum per query */
     float *alpha; /* (PANEL) this tile's rescaling per query */
     float *tmax;  /* (PANEL) this tile's maximum per query */
-    float *kv;    /* (keys, dh) the tile's key rows, then its value rows, packed */
+    float *kv;    /* (keys, dh) the tile's key rows, then its value rows (TILE_PACK) */
 } panel_bufs;
 
 /* the problem's pointers for one head, and the panel's first query */
@@ -178,8 +181,8 @@ INLINE void block_product(int rows, int cols, vf acc[TILE_ROWS][TILE_COLS], cons
     }
 
 /* rows j0 .. j0+n-1 of src (a head's keys or values, ld apart) -> kv:
- * (n, dh), contiguous: rows ld apart would fall into a few sets of the L1
- * cache (ld = H dh floats is a multiple of a large power of two) */
+ * (n, dh), contiguous: rows ld apart fall into a few sets of the L1 cache
+ * (ld = H dh floats is a multiple of a large power of two); with TILE_PACK */
 INLINE void pack_rows(const panel_view *p, const float *src, size_t j0, size_t n, float *kv)
 {
     size_t dh = p->s->dh, full = dh / VW * VW;
@@ -198,13 +201,16 @@ STEP void tile_scores(const panel_view *p, panel_bufs *w, size_t j0, size_t n, i
 {
     size_t dh = p->s->dh;
     int cols = TILE_COLS - c0;
-    pack_rows(p, p->K, j0, n, w->kv);
+    const float *K = TILE_PACK ? w->kv : p->K + j0 * p->ld;
+    size_t ld = TILE_PACK ? dh : p->ld;
+    if (TILE_PACK)
+        pack_rows(p, p->K, j0, n, w->kv);
     for (size_t r0 = 0; r0 < n; r0 += TILE_ROWS) {
         int rows = n - r0 < TILE_ROWS ? (int)(n - r0) : TILE_ROWS;
         vf acc[TILE_ROWS][TILE_COLS];
-        const float *a = w->kv + r0 * dh;
+        const float *a = K + r0 * ld;
 #define SCORES(R, C)                                                                   \
-    block_product(R, C, acc, a, dh, 1, w->qt + c0 * VW, dh);                           \
+    block_product(R, C, acc, a, ld, 1, w->qt + c0 * VW, dh);                           \
     store_scores(p, w, R, c0, C, j0 + r0, r0, acc)
         BLOCK_SWITCH(rows, cols, SCORES)
 #undef SCORES
@@ -229,13 +235,16 @@ STEP void tile_values(const panel_view *p, panel_bufs *w, size_t j0, size_t n, i
 {
     size_t dh = p->s->dh;
     int cols = TILE_COLS - c0;
-    pack_rows(p, p->V, j0, n, w->kv);
+    const float *V = TILE_PACK ? w->kv : p->V + j0 * p->ld;
+    size_t ld = TILE_PACK ? dh : p->ld;
+    if (TILE_PACK)
+        pack_rows(p, p->V, j0, n, w->kv);
     for (size_t d0 = 0; d0 < dh; d0 += TILE_ROWS) {
         int rows = dh - d0 < TILE_ROWS ? (int)(dh - d0) : TILE_ROWS;
         vf acc[TILE_ROWS][TILE_COLS];
-        const float *a = w->kv + d0;
+        const float *a = V + d0;
 #define VALUES(R, C)                                                                   \
-    block_product(R, C, acc, a, 1, dh, w->st + c0 * VW, n);                            \
+    block_product(R, C, acc, a, 1, ld, w->st + c0 * VW, n);                            \
     add_values(w, R, c0, C, d0, acc)
         BLOCK_SWITCH(rows, cols, VALUES)
 #undef VALUES

@@ -25,6 +25,7 @@ static inline __attribute__((always_inline)) float vf_sum(vf v)
 
 #define vf_exp2 vf_exp2_generic
 #define TILE_ROWS 6 /* a register block of 6 x 2 vectors, and 2 loaded, fits the registers */
+#define TILE_PACK 0 /* a panel of 16 queries: the copy costs more than it saves */
 #define TILE_COLS 2
 #define TILE_ITEM tile_item_avx2
 #include "tile_body.h"

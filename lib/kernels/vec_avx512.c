@@ -38,6 +38,7 @@ static inline __attribute__((always_inline)) float vf_sum(vf v)
 }
 
 #define TILE_ROWS 6 /* a register block of 6 x 4 vectors, and 4 loaded, fits the registers */
+#define TILE_PACK 1 /* a panel of 64 queries shares each copy */
 #define TILE_COLS 4
 #define TILE_ITEM tile_item_avx512
 #include "tile_body.h"
