@@ -28,7 +28,6 @@ static inline __attribute__((always_inline)) float vf_sum(vf v)
 #define vf_exp2 vf_exp2_generic
 #define TILE_BLAS
 #define TILE_ROWS 1
-#define TILE_PACK 0 /* BLAS packs its own */
 #define TILE_COLS (ATTN_TILE / VW)
 #define TILE_ITEM tile_item_portable
 #include "tile_body.h"
