@@ -30,10 +30,11 @@ uint64_t attn_decode_bytes(const attn_decode_shape *s, int shared)
     return (shared ? cache : 2 * cache) + (uint64_t)s->H * s->dh * sizeof(float);
 }
 
-/* T, workers -> tokens per chunk: about four chunks per worker, whole blocks */
+/* T, workers -> tokens per chunk: about sixteen chunks per worker, whole
+ * blocks (a worker that starts late then leaves little work waiting) */
 static size_t chunk_tokens(size_t T, int workers)
 {
-    size_t per = (T + 4 * (size_t)workers - 1) / (4 * (size_t)workers);
+    size_t per = (T + 16 * (size_t)workers - 1) / (16 * (size_t)workers);
     return (per + DECODE_BLOCK - 1) / DECODE_BLOCK * DECODE_BLOCK;
 }
 
