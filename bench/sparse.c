@@ -13,53 +13,56 @@
 
 static const double fractions[FRACTIONS] = {0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0};
 
-/* sparse time / dense time at each f -> the f where it reaches 1, by
- * interpolation in log f and log time; 0 when it never pays, 1 when it pays
- * at every f below 1 */
-static double break_even(const double *ratio)
+/* x: (FRACTIONS) the fractions computed, ascending, ratio: sparse time /
+ * dense time at each -> the fraction where the ratio reaches 1, by
+ * interpolation in log x and log ratio; 0 when it never pays, 1 when it
+ * pays at every fraction below 1 */
+static double break_even(const double *x, const double *ratio)
 {
     if (ratio[0] >= 1.0)
         return 0.0;
     for (int i = 0; i + 1 < FRACTIONS; i++)
         if (ratio[i + 1] >= 1.0) {
             double a = log(ratio[i]), b = log(ratio[i + 1]);
-            double x = log(fractions[i]) + (0.0 - a) / (b - a) *
-                                                (log(fractions[i + 1]) - log(fractions[i]));
-            return exp(x);
+            return exp(log(x[i]) + (0.0 - a) / (b - a) * (log(x[i + 1]) - log(x[i])));
         }
     return 1.0;
 }
 
-/* points -> the table: times, time per computed score, speed-ups */
+/* points -> the table: fractions computed, times, time per computed score,
+ * speed-ups */
 static void print_points(const invent_opts *o, const sparse_point *pt)
 {
-    report_line(o, "%6s %8s %9s %9s %9s   %-23s %s", "f", "computed", "dense ms", "keys ms",
-                "blocks ms", "ns/score dense keys blk", "vs dense: keys, blocks");
+    report_line(o, "%5s %13s %9s %9s %9s   %-23s %s", "f", "computed k/b", "dense ms",
+                "keys ms", "blocks ms", "ns/score dense keys blk", "vs dense: keys, blocks");
     for (int i = 0; i < FRACTIONS; i++)
-        report_line(o, "%5.0f%% %7.1f%% %9.2f %9.2f %9.2f   %7.3f %7.3f %7.3f   %6.2fx %6.2fx",
-                    100 * pt[i].fraction, 100 * pt[i].key_fraction, pt[i].dense_ms,
-                    pt[i].keys_ms, pt[i].blocks_ms, pt[i].dense_ns, pt[i].keys_ns,
-                    pt[i].blocks_ns, pt[i].dense_ms / pt[i].keys_ms,
-                    pt[i].dense_ms / pt[i].blocks_ms);
+        report_line(o, "%4.0f%% %5.1f%% %5.1f%% %9.2f %9.2f %9.2f   %7.3f %7.3f %7.3f   %6.2fx "
+                       "%6.2fx", 100 * pt[i].fraction, 100 * pt[i].key_fraction,
+                    100 * pt[i].block_fraction, pt[i].dense_ms, pt[i].keys_ms, pt[i].blocks_ms,
+                    pt[i].dense_ns, pt[i].keys_ns, pt[i].blocks_ns,
+                    pt[i].dense_ms / pt[i].keys_ms, pt[i].dense_ms / pt[i].blocks_ms);
 }
 
 /* kind 0: key lists, 1: block lists -> one line on where it stops paying */
 static void print_break_even(const invent_opts *o, const sparse_point *pt, int kind)
 {
-    double ratio[FRACTIONS];
-    for (int i = 0; i < FRACTIONS; i++)
+    double ratio[FRACTIONS], x[FRACTIONS];
+    for (int i = 0; i < FRACTIONS; i++) {
         ratio[i] = (kind ? pt[i].blocks_ms : pt[i].keys_ms) / pt[i].dense_ms;
-    double f = break_even(ratio);
+        x[i] = kind ? pt[i].block_fraction : pt[i].key_fraction;
+    }
+    double f = break_even(x, ratio);
     const char *name = kind ? "block lists" : "key lists";
     if (f == 0.0)
-        report_line(o, "%s: never faster than dense, not even at f = 1%% (%.2fx its time)", name,
-                    ratio[0]);
+        report_line(o, "%s: never faster than dense, not even at %.1f%% of the scores (%.2fx its "
+                       "time)", name, 100 * x[0], ratio[0]);
     else if (f == 1.0)
-        report_line(o, "%s: faster than dense at every f below 100%%; at f = 1%% %.0fx faster",
-                    name, 1.0 / ratio[0]);
+        report_line(o, "%s: faster than dense whenever they skip scores; at %.1f%% of the scores "
+                       "%.1fx faster", name, 100 * x[0], 1.0 / ratio[0]);
     else
-        report_line(o, "%s: stop paying at f = %.0f%% (as slow as dense there, by "
-                       "interpolation); at f = 1%% %.1fx faster", name, 100 * f, 1.0 / ratio[0]);
+        report_line(o, "%s: stop paying at %.0f%% of the scores (as slow as dense there, by "
+                       "interpolation); at %.1f%% of the scores %.1fx faster", name, 100 * f,
+                    100 * x[0], 1.0 / ratio[0]);
 }
 
 /* points -> bench.csv rows: dense, key lists, block lists per f */
@@ -82,7 +85,7 @@ static void write_points(FILE *csv, const attn_shape *s, const sparse_point *pt,
 static void plot_points(const invent_opts *o, const attn_shape *s, const sparse_point *pt)
 {
     plot *p = plot_begin(o, "bench_sparse");
-    plot_block(p, "f_keys  keys/dense  f_blocks  blocks/dense");
+    plot_block(p, "fraction_keys  keys/dense  fraction_blocks  blocks/dense");
     for (int i = 0; i < FRACTIONS; i++)
         PLOT_ROW(p, pt[i].key_fraction, pt[i].keys_ms / pt[i].dense_ms, pt[i].block_fraction,
                  pt[i].blocks_ms / pt[i].dense_ms);
