@@ -1,282 +1,162 @@
-/* make bench: what causal multi-head attention costs on this machine.
- *
- * For T = tmin, 2 tmin, ..., tmax and H heads of size dh, each kernel of
- * lib/attn_kernels.h runs on the same random float inputs: the median time
- * of a few repeats (fewer at large T), the useful GFLOP/s (2 FLOP per
- * multiply-add that the causal mask leaves visible, 4 dh T(T+1)/2 H in all),
- * the peak extra memory the kernel allocated, and its largest difference
- * from `naive`. The yardstick is measured in the same run: cblas_sgemm on
- * the score product Q_h K_h^T of every head, (T, dh) x (dh, T), the largest
- * GEMM attention contains, with all OpenBLAS threads. A table on stdout,
- * DIR/bench.csv with --dump DIR, and two log-log figures. */
-#include <gsl/gsl_cblas.h>
+/* make bench: what attention costs on this machine, as ratios measured in
+ * one run (a shared machine's timings are noisy; ratios of neighbours are
+ * not). Three sections:
+ *   prefill  causal multi-head attention over T tokens: naive, blas and
+ *            tiled against cblas_sgemm and the peak multiply-add rate
+ *            (prefill.c);
+ *   decode   one new token against a cache of T tokens, against the memory
+ *            read bandwidth; then the cache sizes of chapters 5 and 6
+ *            (decode.c);
+ *   sparse   a fraction f of the scores against all of them (sparse.c).
+ * A table per section on stdout, DIR/bench.csv with --dump DIR, figures
+ * bench_time, bench_memory, bench_decode and bench_sparse. Every bad
+ * argument or environment variable is refused with one line and exit 2
+ * before any work or output. */
 #include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
 
-#include "invent.h"
+#include "bench.h"
 
-typedef struct {
-    size_t tmin, tmax, heads, dh, naive_max;
-} sizes;
+#define MAX_BYTES ((size_t)2 << 30) /* what the benchmark may hold at once */
 
-typedef struct {
-    size_t T;
-    double ms[8];           /* median per kernel (index attn_kernels), then GEMM */
-    double gflops[8];
-    double rel_diff[8];     /* against naive; NAN where naive did not run */
-    uint64_t bytes[8];
-    int repeats[8];
-} row;
+/* OpenBLAS's own name for the kernels it chose (OpenBLAS API) */
+char *openblas_get_corename(void);
 
-#define GEMM (attn_kernels_count)
-
-static int repeats_for(size_t T) { return T <= 512 ? 7 : T <= 1024 ? 5 : 3; }
-
-/* OpenBLAS's threads spin for a while after a call; a pause before timing
- * our own threads keeps the two from sharing the cores. */
-static void settle(void) { nanosleep(&(struct timespec){0, 200000000L}, NULL); }
-
-static float *random_floats(size_t n, gsl_rng *r)
+/* the bytes the prefill and sparse sections hold at their largest T */
+static size_t section_bytes(const bench_sizes *z, int sparse)
 {
-    float *f = malloc(n * sizeof *f);
-    for (size_t i = 0; f && i < n; i++)
-        f[i] = (float)(2.0 * gsl_rng_uniform(r) - 1.0);
-    return f;
+    size_t T = sparse ? z->sparse_t : z->tmax, n = T * z->heads * z->dh * sizeof(float);
+    if (sparse) /* Q, K, V, two outputs; the key lists at f = 1; a row of scores per query */
+        return 5 * n + T * (T + 1) / 2 * sizeof(uint32_t) + 64 * z->heads * (T + 1) * 4;
+    return 5 * n + 2 * T * T * sizeof(float); /* Q, K, V, two outputs; blas's and sgemm's T x T */
 }
 
-/* one head's score product per head, all heads -> median seconds */
-static double time_gemm(const attn_shape *s, const float *Q, const float *K, float *C, int reps)
+/* the limits between options and the memory they need -> CLI_RUN or exit 2 */
+static int check_sizes(const invent_opts *o, const bench_sizes *z)
 {
-    double t[16];
-    int ld = (int)(s->H * s->dh), T = (int)s->T;
-    for (int r = -1; r < reps; r++) {
-        double t0 = stopwatch_now();
-        for (size_t h = 0; h < s->H; h++)
-            cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, T, T, (int)s->dh, 1.0f,
-                        Q + h * s->dh, ld, K + h * s->dh, ld, 0.0f, C, T);
-        if (r >= 0)
-            t[r] = stopwatch_now() - t0;
-    }
-    return stopwatch_median(t, (size_t)reps);
+    if (z->tmin > z->tmax)
+        return cli_fail(o, "--tmin (%zu) must not exceed --tmax (%zu)", z->tmin, z->tmax);
+    const char *what[3] = {"the prefill section (inputs, outputs, blas's and sgemm's T x T)",
+                           "the sparse section (inputs, outputs, key lists)",
+                           "the decode section's arena"};
+    size_t bytes[3] = {section_bytes(z, 0), section_bytes(z, 1), bench_arena_bytes(z)};
+    for (int i = 0; i < (z->prefill_only ? 1 : 3); i++)
+        if (bytes[i] > MAX_BYTES)
+            return cli_fail(o, "%s would take %.0f MiB, more than the benchmark's %zu MiB",
+                            what[i], (double)bytes[i] / 1048576.0, MAX_BYTES >> 20);
+    size_t sweep = 2 * z->decode_tmax * z->heads * z->dh * sizeof(float);
+    size_t ledger = 2 * z->ledger_tokens * 20 * 1000 * sizeof(float);
+    size_t layer = sweep > ledger ? sweep : ledger;
+    if (z->cold_mib && !z->prefill_only && bytes[2] < 2 * layer)
+        return cli_fail(o, "--cold-mib %zu holds fewer than two copies of a %.0f MiB cache "
+                           "(--decode-tmax, --ledger-tokens)", z->cold_mib, layer / 1048576.0);
+    return CLI_RUN;
 }
 
-/* kernel k -> median seconds (a warm-up run first unless reps is 1) */
-static int time_kernel(int k, const attn_shape *s, const float *const in[3], float *out,
-                       int reps, attn_cost *cost, double *median)
+/* OpenBLAS 0.3.21 takes CPUs newer than it (Sapphire Rapids and later) for
+ * a Prescott and runs SSE3 code: a weak yardstick. Unless the user chose
+ * OPENBLAS_CORETYPE, set it to the family of the kernels' path and start
+ * again (OpenBLAS reads it when it loads); on failure go on as we are. */
+static void match_openblas_core(char **argv)
 {
-    double t[16];
-    for (int r = reps > 1 ? -1 : 0; r < reps; r++) {
-        double t0 = stopwatch_now();
-        int status = attn_kernels[k].run(s, in[0], in[1], in[2], out, cost);
-        if (status != INVENT_OK)
-            return status;
-        if (r >= 0)
-            t[r] = stopwatch_now() - t0;
-    }
-    *median = stopwatch_median(t, (size_t)reps);
-    return INVENT_OK;
-}
-
-/* every kernel and the GEMM at one T -> one row */
-static int measure_T(const sizes *z, size_t T, gsl_rng *rng, row *out)
-{
-    attn_shape s = {T, z->heads, z->dh, 0, (float)(1.0 / sqrt((double)z->dh))};
-    size_t n = T * s.H * s.dh;
-    float *in[3] = {random_floats(n, rng), random_floats(n, rng), random_floats(n, rng)};
-    float *ref = malloc(n * sizeof *ref), *got = malloc(n * sizeof *got);
-    float *C = malloc(T * T * sizeof *C);
-    int status = in[0] && in[1] && in[2] && ref && got && C ? INVENT_OK : INVENT_ENOMEM;
-    double useful = 2.0 * (double)attn_useful_madds(&s);
-    *out = (row){.T = T};
-    for (int k = 0; k < attn_kernels_count && status == INVENT_OK; k++) {
-        int naive = k == 0, reps = naive && T > 512 ? 1 : repeats_for(T);
-        out->repeats[k] = reps;
-        out->rel_diff[k] = NAN;
-        if (naive && T > z->naive_max)
-            continue;
-        attn_cost cost;
-        double sec = NAN;
-        settle();
-        status = time_kernel(k, &s, (const float *const *)in, naive ? ref : got, reps, &cost,
-                             &sec);
-        out->ms[k] = 1e3 * sec, out->gflops[k] = useful / sec / 1e9;
-        out->bytes[k] = cost.scratch_bytes;
-        if (!naive && T <= z->naive_max)
-            out->rel_diff[k] = attn_rel_diff(got, ref, n);
-    }
-    if (status == INVENT_OK) {
-        out->repeats[GEMM] = repeats_for(T);
-        double sec = time_gemm(&s, in[0], in[1], C, out->repeats[GEMM]);
-        out->ms[GEMM] = 1e3 * sec;
-        out->gflops[GEMM] = 2.0 * (double)T * (double)T * (double)(s.dh * s.H) / sec / 1e9;
-        out->bytes[GEMM] = T * T * sizeof *C;
-        out->rel_diff[GEMM] = NAN;
-    }
-    for (int i = 0; i < 3; i++)
-        free(in[i]);
-    free(ref), free(got), free(C);
-    return status;
-}
-
-static const char *name_of(int k) { return k == GEMM ? "sgemm QK^T" : attn_kernels[k].name; }
-
-static void print_table(const invent_opts *o, const row *rows, int n, size_t naive_max)
-{
-    report_line(o, "%6s  %-11s %4s %11s %10s %9s %12s %14s", "T", "kernel", "reps",
-                "median ms", "GFLOP/s", "of GEMM", "extra MiB", "rel. diff");
-    for (int i = 0; i < n; i++)
-        for (int k = 0; k <= GEMM; k++) {
-            const row *r = rows + i;
-            if (k == 0 && r->T > naive_max) {
-                report_line(o, "%6zu  %-11s  (skipped above --naive-max %zu)", r->T,
-                            name_of(k), naive_max);
-                continue;
-            }
-            char diff[32] = "-";
-            if (!isnan(r->rel_diff[k]) && k > 0)
-                snprintf(diff, sizeof diff, "%.1e", r->rel_diff[k]);
-            report_line(o, "%6zu  %-11s %4d %11.2f %10.2f %8.0f%% %12.3f %14s", r->T,
-                        name_of(k), r->repeats[k], r->ms[k], r->gflops[k],
-                        100.0 * r->gflops[k] / r->gflops[GEMM],
-                        (double)r->bytes[k] / (1024.0 * 1024.0), diff);
-        }
-}
-
-static int write_csv(const invent_opts *o, const sizes *z, const row *rows, int n)
-{
-    if (!o->dump_dir)
-        return INVENT_OK;
-    char path[4096];
-    snprintf(path, sizeof path, "%s/bench.csv", o->dump_dir);
-    FILE *f = fopen(path, "w");
-    if (!f)
-        return INVENT_EIO;
-    fprintf(f, "T,heads,dh,kernel,repeats,median_ms,useful_gflops,ratio_to_gemm,"
-               "extra_bytes,rel_diff_vs_naive\n");
-    for (int i = 0; i < n; i++)
-        for (int k = 0; k <= GEMM; k++) {
-            const row *r = rows + i;
-            if (k == 0 && r->T > z->naive_max)
-                continue;
-            fprintf(f, "%zu,%zu,%zu,%s,%d,%.4f,%.3f,%.4f,%llu,%.3g\n", r->T, z->heads, z->dh,
-                    k == GEMM ? "sgemm" : attn_kernels[k].name, r->repeats[k], r->ms[k],
-                    r->gflops[k], r->gflops[k] / r->gflops[GEMM],
-                    (unsigned long long)r->bytes[k], r->rel_diff[k]);
-        }
-    return fclose(f) == 0 ? INVENT_OK : INVENT_EIO;
-}
-
-static void plot_figures(const invent_opts *o, const sizes *z, const row *rows, int n)
-{
-    for (int fig = 0; fig < 2; fig++) {
-        char name[32];
-        snprintf(name, sizeof name, "bench_%s", fig ? "memory" : "time");
-        plot *p = plot_begin(o, name);
-        plot_set(p, "heads", (double)z->heads);
-        plot_set(p, "dh", (double)z->dh);
-        for (int k = 0; k <= GEMM; k++) {
-            plot_block(p, fig ? "T  extra_bytes" : "T  median_ms");
-            for (int i = 0; i < n; i++)
-                if (k > 0 || rows[i].T <= z->naive_max)
-                    PLOT_ROW(p, (double)rows[i].T,
-                             fig ? (double)rows[i].bytes[k] : rows[i].ms[k]);
-        }
-        plot_set(p, "first_T", (double)rows[0].T);
-        plot_set(p, "last_T", (double)rows[n - 1].T);
-        plot_render(p, fig ? "bench_memory.gp" : "bench_time.gp");
-    }
-}
-
-/* The bar of the benchmark (not a test): tiled at >= 45% of the GEMM rate
- * for every T >= 1024, with the same extra memory at every T. */
-static void print_verdict(const invent_opts *o, const row *rows, int n)
-{
-    const int tiled = 2;
-    double worst = INFINITY;
-    int flat = 1;
-    for (int i = 0; i < n; i++) {
-        if (rows[i].T >= 1024)
-            worst = fmin(worst, rows[i].gflops[tiled] / rows[i].gflops[GEMM]);
-        flat &= rows[i].bytes[tiled] == rows[0].bytes[tiled];
-    }
-    if (isinf(worst))
+    simd_level level;
+    if (getenv("OPENBLAS_CORETYPE") || simd_current(&level) != INVENT_OK ||
+        level == SIMD_PORTABLE)
         return;
-    report_line(o, "%s", "");
-    report_line(o, "tiled at T >= 1024: at least %.0f%% of the same-run GEMM rate (bar: 45%%): %s",
-                100.0 * worst, worst >= 0.45 ? "met" : "NOT met");
-    report_line(o, "tiled extra memory: %s", flat ? "the same at every T (within O(T))"
-                                                  : "grows with T");
+    static const char *family[2][3] = {{"haswell", "zen", "haswell"},
+                                       {"skylakex", "cooperlake", "sapphirerapids"}};
+    const char *core = openblas_get_corename();
+    int avx512 = level == SIMD_AVX512;
+    for (int i = 0; i < 3; i++)
+        if (!strcasecmp(core, family[avx512][i]))
+            return;
+    setenv("OPENBLAS_CORETYPE", avx512 ? "SkylakeX" : "Haswell", 1);
+    execv("/proc/self/exe", argv);
+    unsetenv("OPENBLAS_CORETYPE");
 }
 
-/* N3 on the benchmark's shapes: the fast kernels agree with naive. */
-static void check_agreement(const row *rows, int n)
+/* argv -> sizes, refused with one line and exit 2 before any output;
+ * -> CLI_RUN or the exit code */
+static int read_arguments(int argc, char **argv, const cli_spec *spec, bench_sizes *z)
 {
-    for (int k = 1; k < attn_kernels_count; k++) {
-        double worst = 0.0;
-        int compared = 0;
-        for (int i = 0; i < n; i++)
-            if (!isnan(rows[i].rel_diff[k])) {
-                worst = fmax(worst, rows[i].rel_diff[k]);
-                compared++;
-            }
-        char claim[128];
-        snprintf(claim, sizeof claim, "%s agrees with naive on every benchmarked T "
-                                      "(largest relative difference)", attn_kernels[k].name);
-        if (compared)
-            check_at_most("N3", claim, worst, 1e-5);
-    }
+    invent_opts o;
+    int rc = chapter_parse(argc, argv, spec, &o);
+    if (rc != CLI_RUN)
+        return rc;
+    char why[200];
+    if (attn_env_check(why, sizeof why) != INVENT_OK)
+        return cli_fail(&o, "%s", why);
+    return check_sizes(&o, z);
+}
+
+/* the path, threads and yardsticks of this run -> a paragraph */
+static void print_setting(const invent_opts *o, const bench_sizes *z)
+{
+    simd_level level = SIMD_PORTABLE;
+    simd_current(&level);
+    const char *core = openblas_get_corename();
+    report_text(o, "Float32, causal. Vector path: %s (best on this CPU: %s; INVENT_SIMD to force "
+                   "one); %d worker threads (INVENT_THREADS). Yardsticks measured in the same "
+                   "run: OpenBLAS sgemm (core %s%s), the peak multiply-add rate of the %s path "
+                   "(a register-only loop on every thread), the memory read bandwidth (a "
+                   "read-only pass over a buffer far larger than the caches). Times are medians "
+                   "of %zu rounds after a warm-up; shares are taken round by round.",
+                simd_name(level), simd_name(simd_best()), workers_count(), core,
+                getenv("OPENBLAS_CORETYPE") ? ", OPENBLAS_CORETYPE" : "", simd_name(level),
+                z->rounds);
 }
 
 int main(int argc, char **argv)
 {
-    sizes z = {.tmin = 256, .tmax = 4096, .heads = 12, .dh = 64, .naive_max = 4096};
+    bench_sizes z = {.tmin = 256, .tmax = 4096, .heads = 12, .dh = 64, .naive_max = 1024,
+                     .decode_tmax = 65536, .ledger_tokens = 5000, .sparse_t = 2048,
+                     .cold_mib = 0, .rounds = 5};
     const cli_option options[] = {
-        {"tmin", CLI_SIZE, &z.tmin, 1, 16384, "shortest sequence T"},
-        {"tmax", CLI_SIZE, &z.tmax, 1, 16384, "longest sequence T (T doubles from tmin)"},
-        {"heads", CLI_SIZE, &z.heads, 1, 128, "heads H"},
-        {"dh", CLI_SIZE, &z.dh, 1, 1024, "size dh of one head"},
+        {"tmin", CLI_SIZE, &z.tmin, 1, 16384, "prefill: shortest sequence T"},
+        {"tmax", CLI_SIZE, &z.tmax, 1, 16384, "prefill: longest sequence T (T doubles from tmin)"},
+        {"heads", CLI_SIZE, &z.heads, 1, 128, "heads H (prefill, decode, sparse)"},
+        {"dh", CLI_SIZE, &z.dh, 1, 1024, "size dh of one head (prefill, decode, sparse)"},
         {"naive-max", CLI_SIZE, &z.naive_max, 0, 16384,
-         "longest T at which the (slow) naive kernel runs"},
+         "prefill: longest T at which the (slow) naive kernel runs"},
+        {"decode-tmax", CLI_SIZE, &z.decode_tmax, 1, 1 << 20,
+         "decode: longest cache (T = 256, 1024, ... up to it)"},
+        {"ledger-tokens", CLI_SIZE, &z.ledger_tokens, 1, 100000,
+         "decode: tokens in one layer's cache for the d-against-r rows"},
+        {"sparse-t", CLI_SIZE, &z.sparse_t, 1, 16384, "sparse against dense: T"},
+        {"cold-mib", CLI_SIZE, &z.cold_mib, 0, 2048,
+         "decode: MiB the caches are cycled through (0: 4 x the last-level cache or more)"},
+        {"rounds", CLI_SIZE, &z.rounds, 1, 25, "timed rounds per measurement"},
+        {"prefill-only", CLI_FLAG, &z.prefill_only, 0, 0,
+         "only the prefill section (make bench-framework times it beside the frameworks)"},
     };
-    const cli_spec spec = {"bench", "Times the attention kernels against a same-run cblas_sgemm "
-                                    "(--dump DIR writes DIR/bench.csv).",
+    const cli_spec spec = {"bench", "Times attention (prefill, decode, sparse) against same-run "
+                                    "yardsticks (--dump DIR writes DIR/bench.csv).",
                            options, (int)(sizeof options / sizeof options[0])};
+    int rc = read_arguments(argc, argv, &spec, &z);
+    if (rc != CLI_RUN)
+        return rc;
+    match_openblas_core(argv);
     invent_opts o;
-    int rc = chapter_parse(argc, argv, &spec, &o);
+    rc = chapter_parse(argc, argv, &spec, &o); /* the arguments read_arguments checked */
+    if (rc == CLI_RUN)
+        rc = chapter_start(&o, "Benchmark: attention at the machine's limits");
     if (rc != CLI_RUN)
         return rc;
-    if (z.tmin > z.tmax)
-        return cli_fail(&o, "--tmin (%zu) must not exceed --tmax (%zu)", z.tmin, z.tmax);
-    if (z.tmax * z.heads * z.dh > ((size_t)1 << 25))
-        return cli_fail(&o, "--tmax * --heads * --dh must be at most 2^25 (memory), got %zu",
-                        z.tmax * z.heads * z.dh);
-    rc = chapter_start(&o, "Benchmark: causal multi-head attention, float32");
-    if (rc != CLI_RUN)
-        return rc;
-    report_text(&o, "H = %zu heads of size dh = %zu, float32, causal; %d threads; vector code: "
-                    "%s. Times are medians of the repeats; GFLOP/s count only the useful work, "
-                    "4 dh T(T+1)/2 H FLOP.", z.heads, z.dh, workers_count(),
-                simd_name(simd_detect()));
-    row rows[17];
-    int n = 0;
-    gsl_rng *rng = rng_new(o.seed);
-    if (!rng)
-        return chapter_fail(&o, "creating the random generator", INVENT_ENOMEM);
-    for (size_t T = z.tmin; T <= z.tmax && n < 17 && rc == CLI_RUN; T *= 2, n++) {
-        int status = measure_T(&z, T, rng, rows + n);
-        if (status != INVENT_OK)
-            rc = chapter_fail(&o, "running the kernels", status);
-    }
-    gsl_rng_free(rng);
-    if (rc != CLI_RUN)
-        return rc;
-    print_table(&o, rows, n, z.naive_max);
-    print_verdict(&o, rows, n);
-    check_agreement(rows, n);
-    if (write_csv(&o, &z, rows, n) != INVENT_OK)
+    print_setting(&o, &z);
+    FILE *csv = o.dump_dir ? bench_csv_open(o.dump_dir) : NULL;
+    if (o.dump_dir && !csv)
         return chapter_fail(&o, "writing bench.csv", INVENT_EIO);
-    plot_figures(&o, &z, rows, n);
+    int status = bench_prefill(&o, &z, csv);
+    if (status == INVENT_OK && !z.prefill_only)
+        status = bench_decode(&o, &z, csv);
+    if (status == INVENT_OK && !z.prefill_only)
+        status = bench_sparse(&o, &z, csv);
+    if (csv && fclose(csv) != 0 && status == INVENT_OK)
+        status = INVENT_EIO;
+    if (status != INVENT_OK)
+        return chapter_fail(&o, "running the benchmark", status);
     return chapter_end();
 }

@@ -1,19 +1,28 @@
 /* Unit tests: the float attention kernels (naive against the double sum form
- * of chapter 7, blas and tiled against naive), the vectorised exponential,
- * and the worker threads. */
+ * of chapter 7, blas, tiled and the sparse kernels against naive, on every
+ * vector path this CPU can run), the vectorised exponential, the worker
+ * threads and the environment the kernels read. */
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <gsl/gsl_matrix.h>
 
 #include "attention.h"
+#include "attn_decode.h"
 #include "attn_kernels.h"
+#include "attn_sparse.h"
+#include "cpu_caches.h"
+#include "decode_measure.h"
 #include "growth.h"
+#include "machine.h"
 #include "mask.h"
 #include "mat.h"
 #include "rng.h"
+#include "simd.h"
 #include "softmax.h"
+#include "sparse_measure.h"
 #include "status.h"
 #include "stopwatch.h"
 #include "vexp.h"
@@ -179,12 +188,251 @@ Test(kernels, agree_with_a_sliding_window)
 
 Test(kernels, agree_on_the_portable_simd_path_and_one_thread)
 {
-    setenv("INVENT_PORTABLE_SIMD", "1", 1);
+    setenv("INVENT_SIMD", "portable", 1);
     setenv("INVENT_THREADS", "1", 1);
     const size_t T[] = {1, 65, 130};
     const size_t dh[] = {7, 64};
     check_shapes(T, 3, dh, 2, 2, 0);
     check_shapes(T, 3, dh, 2, 1, 20);
+}
+
+/* every key listed: the sparse kernels' patterns for f = 1 */
+static void full_lists(size_t T, attn_key_list *keys, attn_block_list *blocks)
+{
+    gsl_rng *r = rng_new(1);
+    cr_assert_eq(attn_key_list_random(T, 1.0, r, keys), INVENT_OK);
+    cr_assert_eq(attn_block_list_random(T, 1.0, r, blocks), INVENT_OK);
+    gsl_rng_free(r);
+}
+
+/* the fast kernels on one shape against naive (want), on the path in use */
+static void check_fast_kernels(const inputs *in, const float *want, const char *path)
+{
+    size_t n = in->s.T * in->s.H * in->s.dh;
+    attn_key_list keys;
+    attn_block_list blocks;
+    full_lists(in->s.T, &keys, &blocks);
+    float *got = malloc(n * sizeof *got);
+    cr_assert_not_null(got);
+    const char *name[3] = {"tiled", "sparse keys (all listed)", "sparse blocks (all listed)"};
+    for (int k = 0; k < 3; k++) {
+        int status = k == 0   ? attn_tiled(&in->s, in->q, in->k, in->v, got, NULL)
+                     : k == 1 ? attn_sparse_keys(&in->s, &keys, in->q, in->k, in->v, got, NULL)
+                              : attn_sparse_blocks(&in->s, &blocks, in->q, in->k, in->v, got,
+                                                   NULL);
+        cr_assert_eq(status, INVENT_OK);
+        double e = attn_rel_diff(got, want, n);
+        cr_assert(e <= REL_TOL, "%s on path %s vs naive, T=%zu dh=%zu: %.3g", name[k], path,
+                  in->s.T, in->s.dh, e);
+    }
+    free(got);
+    attn_key_list_free(&keys);
+    attn_block_list_free(&blocks);
+}
+
+/* The sizes of issue 14's list, ragged against every tile and vector width,
+ * on every path this CPU can run, forced with INVENT_SIMD. */
+Test(kernels, agree_on_ragged_sizes_on_every_vector_path, .timeout = 120)
+{
+    const size_t T[] = {1, 63, 65, 1000};
+    const size_t dh[] = {1, 3, 80, 128};
+    for (int i = 0; i < 4; i++)
+        for (int d = 0; d < 4; d++) {
+            inputs in = make_inputs(T[i], 2, dh[d], 0, 5 + i * 7 + d);
+            unsetenv("INVENT_SIMD");
+            float *want = run(attn_naive, &in, NULL);
+            for (int level = SIMD_PORTABLE; level <= (int)simd_best(); level++) {
+                setenv("INVENT_SIMD", simd_name((simd_level)level), 1);
+                check_fast_kernels(&in, want, simd_name((simd_level)level));
+            }
+            free(want);
+            free_inputs(&in);
+        }
+}
+
+/* blocks -> the same pattern key by key (the causal mask inside diagonal
+ * blocks applied) */
+static void expand_blocks(const attn_block_list *blocks, size_t T, attn_key_list *keys)
+{
+    *keys = (attn_key_list){T, malloc((T + 1) * sizeof(size_t)),
+                            malloc(attn_block_list_pairs(blocks, T) * sizeof(uint32_t))};
+    cr_assert(keys->start && keys->key);
+    keys->start[0] = 0;
+    size_t e = 0;
+    for (size_t t = 0; t < T; t++) {
+        size_t b = t / ATTN_TILE;
+        for (size_t i = blocks->start[b]; i < blocks->start[b + 1]; i++)
+            for (size_t k = blocks->key[i] * (size_t)ATTN_TILE;
+                 k < (blocks->key[i] + 1) * (size_t)ATTN_TILE && k <= t; k++)
+                keys->key[e++] = (uint32_t)k;
+        keys->start[t + 1] = e;
+    }
+}
+
+/* Two independent kernels on the same sparse pattern: the tiles over listed
+ * blocks against the gathered keys, on every path. */
+Test(kernels, sparse_blocks_and_keys_agree_on_a_random_pattern)
+{
+    const size_t T[] = {100, 300};
+    for (int i = 0; i < 2; i++) {
+        inputs in = make_inputs(T[i], 3, 24, 0, 19 + i);
+        gsl_rng *r = rng_new(4);
+        attn_block_list blocks;
+        attn_key_list keys;
+        cr_assert_eq(attn_block_list_random(T[i], 0.4, r, &blocks), INVENT_OK);
+        gsl_rng_free(r);
+        expand_blocks(&blocks, T[i], &keys);
+        cr_assert_eq(attn_key_list_check(&in.s, &keys), INVENT_OK);
+        cr_assert_eq(attn_key_list_pairs(&keys), attn_block_list_pairs(&blocks, T[i]));
+        size_t n = T[i] * 3 * 24;
+        float *a = malloc(n * sizeof *a), *b = malloc(n * sizeof *b);
+        for (int level = SIMD_PORTABLE; level <= (int)simd_best(); level++) {
+            setenv("INVENT_SIMD", simd_name((simd_level)level), 1);
+            attn_cost cost;
+            cr_assert_eq(attn_sparse_blocks(&in.s, &blocks, in.q, in.k, in.v, a, &cost), 0);
+            cr_assert_geq(cost.madds, 2 * 3 * 24 * attn_block_list_pairs(&blocks, T[i]));
+            cr_assert_eq(attn_sparse_keys(&in.s, &keys, in.q, in.k, in.v, b, &cost), 0);
+            cr_assert_eq(cost.madds, 2 * 3 * 24 * attn_key_list_pairs(&keys));
+            cr_assert(attn_rel_diff(a, b, n) <= REL_TOL, "path %s: %.3g",
+                      simd_name((simd_level)level), attn_rel_diff(a, b, n));
+        }
+        free(a), free(b);
+        attn_block_list_free(&blocks);
+        attn_key_list_free(&keys);
+        free_inputs(&in);
+    }
+}
+
+Test(kernels, sparse_patterns_keep_the_fraction_asked_for)
+{
+    gsl_rng *r = rng_new(2);
+    attn_key_list keys;
+    attn_block_list blocks;
+    cr_assert_eq(attn_key_list_random(2000, 0.1, r, &keys), INVENT_OK);
+    double visible = 2000.0 * 2001.0 / 2.0;
+    cr_assert_float_eq(attn_key_list_pairs(&keys) / visible, 0.1, 0.002);
+    cr_assert_eq(attn_block_list_random(4096, 0.25, r, &blocks), INVENT_OK);
+    cr_assert_float_eq(attn_block_list_pairs(&blocks, 4096) / (4096.0 * 4097.0 / 2.0), 0.25,
+                       0.02);
+    attn_key_list_free(&keys);
+    attn_block_list_free(&blocks);
+    cr_assert_eq(attn_key_list_random(10, 0.0, r, &keys), INVENT_ERANGE);
+    cr_assert_eq(attn_block_list_random(0, 0.5, r, &blocks), INVENT_ERANGE);
+    gsl_rng_free(r);
+}
+
+Test(kernels, sparse_kernels_refuse_bad_patterns)
+{
+    float x[64] = {0};
+    attn_shape s = {4, 1, 2, 0, 1.0f};
+    size_t start[5] = {0, 1, 3, 5, 7};
+    uint32_t good[7] = {0, 0, 1, 0, 2, 1, 3};
+    uint32_t unsorted[7] = {0, 0, 1, 2, 2, 1, 3}; /* query 2 lists key 2 twice */
+    uint32_t no_self[7] = {0, 0, 1, 0, 1, 1, 3};  /* query 2 ends on key 1 */
+    attn_key_list list = {4, start, good};
+    cr_assert_eq(attn_sparse_keys(&s, &list, x, x, x, x, NULL), INVENT_OK);
+    list.key = unsorted;
+    cr_assert_eq(attn_sparse_keys(&s, &list, x, x, x, x, NULL), INVENT_ERANGE);
+    list.key = no_self;
+    cr_assert_eq(attn_sparse_keys(&s, &list, x, x, x, x, NULL), INVENT_ERANGE);
+    list.key = good;
+    s.window = 2;
+    cr_assert_eq(attn_sparse_keys(&s, &list, x, x, x, x, NULL), INVENT_ERANGE);
+    s.window = 0, s.T = 3;
+    cr_assert_eq(attn_sparse_keys(&s, &list, x, x, x, x, NULL), INVENT_ERANGE);
+    size_t bstart[2] = {0, 1};
+    uint32_t bkey[1] = {1};
+    attn_block_list blocks = {1, bstart, bkey}; /* block 0 lists block 1 */
+    cr_assert_eq(attn_sparse_blocks(&s, &blocks, x, x, x, x, NULL), INVENT_ERANGE);
+}
+
+/* q: (H, dh), K, V: (T, Hkv, dh) -> out: (H, dh), the decode step in
+ * double, written as the sum form: the reference for attn_decode */
+static void decode_reference(const attn_decode_shape *s, const float *q, const float *K,
+                             const float *V, float *out)
+{
+    double *w = malloc(s->T * sizeof *w);
+    cr_assert_not_null(w);
+    for (size_t h = 0; h < s->H; h++) {
+        size_t g = h / (s->H / s->Hkv);
+        double max = -INFINITY, sum = 0.0;
+        for (size_t i = 0; i < s->T; i++) {
+            double dot = 0.0;
+            for (size_t d = 0; d < s->dh; d++)
+                dot += (double)q[h * s->dh + d] * K[(i * s->Hkv + g) * s->dh + d];
+            w[i] = s->scale * dot;
+            max = fmax(max, w[i]);
+        }
+        for (size_t i = 0; i < s->T; i++)
+            sum += w[i] = exp(w[i] - max);
+        for (size_t d = 0; d < s->dh; d++) {
+            double o = 0.0;
+            for (size_t i = 0; i < s->T; i++)
+                o += w[i] * V[(i * s->Hkv + g) * s->dh + d];
+            out[h * s->dh + d] = (float)(o / sum);
+        }
+    }
+    free(w);
+}
+
+static float *uniform_floats(size_t n, gsl_rng *r)
+{
+    float *f = malloc(n * sizeof *f);
+    cr_assert_not_null(f);
+    for (size_t i = 0; i < n; i++)
+        f[i] = (float)(4.0 * gsl_rng_uniform(r) - 2.0);
+    return f;
+}
+
+/* one decode shape, K == V when shared, on the path in use */
+static void check_decode(size_t T, size_t H, size_t Hkv, size_t dh, int shared, gsl_rng *r)
+{
+    attn_decode_shape s = {T, H, Hkv, dh, (float)(1.0 / sqrt((double)dh))};
+    float *q = uniform_floats(H * dh, r), *K = uniform_floats(T * Hkv * dh, r);
+    float *V = shared ? K : uniform_floats(T * Hkv * dh, r);
+    float *want = malloc(H * dh * sizeof *want), *got = malloc(H * dh * sizeof *got);
+    decode_reference(&s, q, K, V, want);
+    attn_cost cost;
+    cr_assert_eq(attn_decode(&s, q, K, V, got, &cost), INVENT_OK);
+    double e = attn_rel_diff(got, want, H * dh);
+    cr_assert(e <= REL_TOL, "decode T=%zu H=%zu Hkv=%zu dh=%zu shared=%d: %.3g", T, H, Hkv, dh,
+              shared, e);
+    cr_assert_eq(cost.madds, 2ull * T * H * dh);
+    free(q), free(K), free(want), free(got);
+    if (!shared)
+        free(V);
+}
+
+Test(kernels, decode_agrees_with_the_sum_form_on_every_vector_path, .timeout = 120)
+{
+    const size_t T[] = {1, 31, 33, 1000};
+    const size_t dh[] = {1, 3, 80, 128};
+    gsl_rng *r = rng_new(8);
+    for (int level = SIMD_PORTABLE; level <= (int)simd_best(); level++) {
+        setenv("INVENT_SIMD", simd_name((simd_level)level), 1);
+        for (int i = 0; i < 4; i++)
+            for (int d = 0; d < 4; d++) {
+                check_decode(T[i], 3, 3, dh[d], 0, r); /* a key-value head per head */
+                check_decode(T[i], 6, 2, dh[d], 0, r); /* three heads per key-value head */
+                check_decode(T[i], 5, 1, dh[d], 1, r); /* C1: one shared cache, K == V */
+            }
+    }
+    gsl_rng_free(r);
+}
+
+Test(kernels, decode_refuses_bad_shapes_and_counts_bytes)
+{
+    float x[8] = {0};
+    const attn_decode_shape bad[] = {
+        {0, 1, 1, 1, 1.0f}, {1, 0, 1, 1, 1.0f}, {1, 4, 3, 1, 1.0f}, {1, 1, 1, 0, 1.0f},
+        {1, 1, 1, 1, INFINITY}, {SIZE_MAX / 4, 2, 2, 4, 1.0f},
+    };
+    for (int i = 0; i < 6; i++)
+        cr_assert_eq(attn_decode(&bad[i], x, x, x, x, NULL), INVENT_ERANGE, "shape %d", i);
+    attn_decode_shape s = {1000, 20, 20, 200, 1.0f};
+    cr_assert_eq(attn_decode_bytes(&s, 0), 2ull * 1000 * 20 * 200 * 4 + 20 * 200 * 4);
+    s.Hkv = 1, s.dh = 1000;
+    cr_assert_eq(attn_decode_bytes(&s, 1), 1000ull * 1000 * 4 + 20 * 1000 * 4);
 }
 
 /* Scores of exactly +-1e4 (and ties): integer entries, scale 2500, so
@@ -291,6 +539,87 @@ Test(workers, run_every_item_once_and_report_a_failure)
         cr_assert_eq(seen[i], 1, "item %d ran %d times", i, seen[i]);
     cr_assert_eq(workers_run(5, 0, mark, seen), INVENT_ERANGE);
     cr_assert_geq(workers_count(), 1);
+}
+
+/* Issue 14: a bad INVENT_THREADS or INVENT_SIMD is refused with a reason,
+ * by the check a program calls first and by every kernel. */
+Test(kernels, refuse_a_bad_environment_with_a_reason)
+{
+    const char *threads[] = {"0", "abc", "1000", "-3", "4abc", "", " 2", "65"};
+    float x[4] = {1, 2, 3, 4};
+    attn_shape s = {2, 1, 2, 0, 1.0f};
+    char why[160];
+    for (int i = 0; i < 8; i++) {
+        setenv("INVENT_THREADS", threads[i], 1);
+        cr_assert_eq(attn_env_check(why, sizeof why), INVENT_ERANGE, "'%s'", threads[i]);
+        cr_assert(strstr(why, "INVENT_THREADS") != NULL, "%s", why);
+        for (int k = 0; k < attn_kernels_count; k++)
+            cr_assert_eq(attn_kernels[k].run(&s, x, x, x, x, NULL), INVENT_ERANGE,
+                         "%s ran with INVENT_THREADS='%s'", attn_kernels[k].name, threads[i]);
+    }
+    setenv("INVENT_THREADS", "64", 1);
+    cr_assert_eq(attn_env_check(why, sizeof why), INVENT_OK);
+    int count;
+    cr_assert_eq(workers_get(&count), INVENT_OK);
+    cr_assert_eq(count, 64);
+    setenv("INVENT_SIMD", "sse9", 1);
+    cr_assert_eq(attn_env_check(why, sizeof why), INVENT_ERANGE);
+    cr_assert(strstr(why, "INVENT_SIMD") != NULL, "%s", why);
+    cr_assert_eq(attn_tiled(&s, x, x, x, x, NULL), INVENT_ERANGE);
+    setenv("INVENT_SIMD", "portable", 1);
+    cr_assert_eq(attn_env_check(why, sizeof why), INVENT_OK);
+}
+
+Test(kernels, refuse_a_vector_path_the_cpu_lacks)
+{
+    if (simd_best() == SIMD_AVX512)
+        cr_skip_test("this CPU runs every vector path");
+    char why[160];
+    setenv("INVENT_SIMD", "avx512", 1);
+    cr_assert_eq(simd_env_check(why, sizeof why), INVENT_ERANGE);
+    cr_assert(strstr(why, "cannot run") != NULL, "%s", why);
+}
+
+/* The measurements run and refuse bad arguments; what they measure is the
+ * benchmark's business (no timing is asserted here). */
+Test(machine, measures_and_refuses_bad_arguments)
+{
+    double rate = 0.0;
+    cr_assert_eq(machine_fma_peak(0.001, &rate), INVENT_OK);
+    cr_assert_gt(rate, 0.0);
+    cr_assert_eq(machine_fma_peak(0.0, &rate), INVENT_ERANGE);
+    float buf[1000];
+    for (int i = 0; i < 1000; i++)
+        buf[i] = 1.0f;
+    cr_assert_eq(machine_read_bandwidth(buf, 1000, 2, &rate), INVENT_OK);
+    cr_assert_gt(rate, 0.0);
+    cr_assert_eq(machine_read_bandwidth(buf, 0, 2, &rate), INVENT_ERANGE);
+    cr_assert_eq(machine_read_bandwidth(buf, 1000, 0, &rate), INVENT_ERANGE);
+    cr_assert_geq(cpu_cache_bytes(2), cpu_cache_bytes(1));
+    cr_assert_eq(cpu_cache_bytes(4), 0);
+}
+
+Test(machine, decode_and_sparse_measurements_run_on_small_problems)
+{
+    attn_decode_shape s = {64, 4, 2, 8, 0.35f};
+    float arena[4096];
+    for (int i = 0; i < 4096; i++)
+        arena[i] = (float)(i % 17) / 17.0f;
+    decode_point d;
+    cr_assert_eq(decode_measure(&s, 0, arena, 4096, 2, &d), INVENT_OK);
+    cr_assert_eq(d.layers, 4096 / (2 * 64 * 2 * 8));
+    cr_assert_eq(d.bytes, (double)attn_decode_bytes(&s, 0));
+    cr_assert_eq(decode_measure(&s, 0, arena, 100, 2, &d), INVENT_ERANGE, "arena too small");
+    attn_shape a = {200, 2, 8, 0, 0.35f};
+    const double f[2] = {0.3, 1.0};
+    sparse_point p[2];
+    double diff;
+    cr_assert_eq(sparse_measure(&a, f, 2, 1, 7, p, &diff), INVENT_OK);
+    cr_assert(diff <= REL_TOL, "sparse at f = 1 against dense: %.3g", diff);
+    cr_assert_float_eq(p[1].key_fraction, 1.0, 1e-12);
+    cr_assert_lt(p[0].key_fraction, 0.5);
+    const double bad[1] = {0.0};
+    cr_assert_eq(sparse_measure(&a, bad, 1, 1, 7, p, &diff), INVENT_ERANGE);
 }
 
 Test(stopwatch, median_of_odd_and_even_counts)

@@ -2,14 +2,23 @@
 
 #include <math.h>
 
+#include "simd.h"
 #include "status.h"
+#include "workers.h"
 
 const attn_kernel attn_kernels[] = {
     {"naive", attn_naive, "textbook loops, one query at a time, heads shared between threads"},
     {"blas", attn_blas, "masked matrix form with cblas_sgemm, T x T scores per head"},
-    {"tiled", attn_tiled, "query/key tiles, online softmax, no T x T matrix, all cores"},
+    {"tiled", attn_tiled,
+     "query/key tiles, online softmax, no T x T matrix, all cores, AVX-512/AVX2/portable"},
 };
 const int attn_kernels_count = (int)(sizeof attn_kernels / sizeof attn_kernels[0]);
+
+int attn_env_check(char *msg, size_t size)
+{
+    int status = workers_env_check(msg, size);
+    return status == INVENT_OK ? simd_env_check(msg, size) : status;
+}
 
 int attn_shape_check(const attn_shape *s)
 {

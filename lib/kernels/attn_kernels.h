@@ -7,7 +7,9 @@
  *          the blocks the mask removes;
  *   tiled  tiles of queries and keys with a running (online) maximum and sum
  *          (Milakov & Gimelshein, 2018; Dao et al., 2022): the T x T matrix
- *          is never stored, masked tiles are skipped, both cores work.
+ *          is never stored, masked tiles are skipped, all cores work, and
+ *          the tile products are register-blocked for the vector path the
+ *          CPU has (AVX-512, AVX2 or portable, simd.h).
  * Layout: Q, K, V and out are (T, H, dh) arrays in C order, so the entry
  * (t, h, j) is at (t * H + h) * dh + j, the layout of a (T, d) activation
  * matrix with d = H * dh split into heads. */
@@ -34,7 +36,8 @@ typedef struct {
 
 /* Q, K, V: (T, H, dh) -> out: (T, H, dh), causal (and windowed when
  * s->window > 0); cost may be NULL. INVENT_ERANGE for a zero size, a
- * non-finite scale or a count that overflows; INVENT_ENOMEM. */
+ * non-finite scale, a count that overflows, or a bad INVENT_THREADS or
+ * INVENT_SIMD in the environment (attn_env_check says which); INVENT_ENOMEM. */
 typedef int (*attn_kernel_fn)(const attn_shape *s, const float *Q, const float *K,
                               const float *V, float *out, attn_cost *cost);
 
@@ -46,12 +49,13 @@ int attn_blas(const attn_shape *s, const float *Q, const float *K, const float *
               attn_cost *cost);
 
 /* The tiled kernel's contract (what an exercise re-implements): for every
- * head and every tile of ATTN_TILE queries, visit the key tiles the mask
- * leaves visible, left to right, keeping for each query row a running
- * maximum m, a running sum l of exp(score - m) and an unnormalised output
- * acc. A new tile with scores s raises m to m' = max(m, max s), rescales
+ * head and every tile of at most ATTN_TILE queries, visit the key tiles (at
+ * most ATTN_TILE keys each) the mask leaves visible, left to right, keeping
+ * for each query row a running maximum m, a running sum l of exp(score - m)
+ * and an unnormalised output acc. A new tile with scores s raises m to m' = max(m, max s), rescales
  * l and acc by exp(m - m'), and adds exp(s - m') and exp(s - m') V. After
  * the last tile, out = acc / l (l > 0: every query sees at least itself).
+ * (The kernel computes in base 2, 2^(log2(e) score - m), the same numbers.)
  * Extra memory: a few tiles per worker thread, independent of T (so within
  * O(T)). Same inputs, outputs and errors as every kernel. */
 #define ATTN_TILE 64
@@ -67,6 +71,11 @@ typedef struct {
 } attn_kernel;
 extern const attn_kernel attn_kernels[];
 extern const int attn_kernels_count;
+
+/* INVENT_THREADS and INVENT_SIMD, the environment the kernels read ->
+ * INVENT_OK, or INVENT_ERANGE with a one-line reason in msg (size bytes):
+ * a program calls it first to refuse bad values before any work */
+int attn_env_check(char *msg, size_t size);
 
 /* -> INVENT_OK when the shape can be computed: every size >= 1, a finite
  * scale, T*H*dh floats addressable; INVENT_ERANGE otherwise */

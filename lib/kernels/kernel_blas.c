@@ -54,7 +54,10 @@ static uint64_t attend_block(const attn_shape *s, const float *Q, const float *K
 int attn_blas(const attn_shape *s, const float *Q, const float *K, const float *V, float *out,
               attn_cost *cost)
 {
+    char why[160];
     int status = attn_shape_check(s);
+    if (status == INVENT_OK)
+        status = attn_env_check(why, sizeof why);
     if (status != INVENT_OK)
         return status;
     if (s->T > (size_t)INT32_MAX / s->T || s->H * s->dh > (size_t)INT32_MAX)

@@ -64,10 +64,14 @@ static int naive_head(void *ctx, size_t h, int worker)
 int attn_naive(const attn_shape *s, const float *Q, const float *K, const float *V, float *out,
                attn_cost *cost)
 {
-    int status = attn_shape_check(s);
+    char why[160];
+    int status = attn_shape_check(s), workers = 1;
+    if (status == INVENT_OK)
+        status = attn_env_check(why, sizeof why);
+    if (status == INVENT_OK)
+        status = workers_get(&workers);
     if (status != INVENT_OK)
         return status;
-    int workers = workers_count();
     if ((size_t)workers > s->H)
         workers = (int)s->H;
     naive_job j = {s, Q, K, V, out, calloc((size_t)workers * s->T, sizeof(float)),

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "simd.h"
+#include "status.h"
 
 /* The loop body, compiled twice below: once for any CPU, once for AVX2+FMA. */
 VEXP_INLINE float shifted_body(float *x, size_t n, float shift)
@@ -45,7 +46,8 @@ static float shifted_portable(float *x, size_t n, float shift)
 float vexp_shifted(float *x, size_t n, float shift)
 {
 #if defined(__x86_64__) || defined(__i386__)
-    if (simd_detect() == SIMD_AVX2_FMA)
+    simd_level level;
+    if (simd_current(&level) == INVENT_OK && level >= SIMD_AVX2)
         return shifted_avx2(x, n, shift);
 #endif
     return shifted_portable(x, n, shift);

@@ -51,7 +51,7 @@ VEXP_INLINE vexp_f8 vexp8(vexp_f8 x)
 }
 
 /* x: (n), shift -> x_i = exp(x_i - shift): (n); returns sum_i x_i. Uses
- * AVX2+FMA when the CPU offers it (see simd.h). */
+ * AVX2+FMA when the path in use (simd.h) is avx2 or avx512. */
 float vexp_shifted(float *x, size_t n, float shift);
 
 #endif

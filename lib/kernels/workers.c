@@ -1,12 +1,11 @@
 #include "workers.h"
 
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
 
 #include "status.h"
-
-#define WORKERS_MAX 64
 
 typedef struct {
     size_t n;
@@ -38,11 +37,45 @@ static void *work(void *arg)
     return NULL;
 }
 
-int workers_count(void)
+/* text -> its value when it is a whole number 1..WORKERS_MAX written in
+ * decimal digits alone, else 0 */
+static int thread_count_of(const char *text)
+{
+    long n = 0;
+    for (const char *c = text; *c; c++) {
+        if (*c < '0' || *c > '9' || n > WORKERS_MAX)
+            return 0;
+        n = 10 * n + (*c - '0');
+    }
+    return n >= 1 && n <= WORKERS_MAX ? (int)n : 0;
+}
+
+int workers_env_check(char *msg, size_t size)
 {
     const char *env = getenv("INVENT_THREADS");
-    long n = env && *env ? strtol(env, NULL, 10) : sysconf(_SC_NPROCESSORS_ONLN);
-    return n < 1 ? 1 : n > WORKERS_MAX ? WORKERS_MAX : (int)n;
+    if (!env || thread_count_of(env) > 0)
+        return INVENT_OK;
+    snprintf(msg, size, "INVENT_THREADS='%s' must be a whole number from 1 to %d", env,
+             WORKERS_MAX);
+    return INVENT_ERANGE;
+}
+
+int workers_get(int *count)
+{
+    const char *env = getenv("INVENT_THREADS");
+    if (env) {
+        *count = thread_count_of(env);
+        return *count > 0 ? INVENT_OK : INVENT_ERANGE;
+    }
+    long online = sysconf(_SC_NPROCESSORS_ONLN);
+    *count = online < 1 ? 1 : online > WORKERS_MAX ? WORKERS_MAX : (int)online;
+    return INVENT_OK;
+}
+
+int workers_count(void)
+{
+    int count;
+    return workers_get(&count) == INVENT_OK ? count : 1;
 }
 
 int workers_run(size_t n, int workers, workers_fn fn, void *ctx)

@@ -1,0 +1,64 @@
+/* make bench: what the benchmark's sections (prefill.c, decode.c,
+ * sparse.c) share with its driver (bench.c): the sizes from the command
+ * line and one row of build/bench.csv. */
+#ifndef INVENT_BENCH_H
+#define INVENT_BENCH_H
+
+#include <stdio.h>
+
+#include "invent.h"
+
+typedef struct {
+    size_t tmin, tmax, heads, dh, naive_max; /* prefill: T = tmin, 2 tmin, ..., tmax */
+    size_t decode_tmax;   /* decode: T = 256, 1024, ... up to this */
+    size_t ledger_tokens; /* d against r: tokens in one layer's cache */
+    size_t sparse_t;      /* sparse against dense: T */
+    size_t cold_mib;      /* arena the decode rows read (0: chosen from the caches) */
+    size_t rounds;        /* timed rounds per measurement (medians), after a warm-up */
+    int prefill_only;     /* skip the decode and sparse sections */
+} bench_sizes;
+
+/* One line of bench.csv; NAN (or a NULL string) where a column does not
+ * apply to the section. */
+typedef struct {
+    const char *section;  /* prefill, decode, ledger, sparse */
+    const char *kernel;
+    double T, heads, kv_heads, dh, fraction, rounds;
+    double ms;            /* median time of one call (decode: one token, one layer) */
+    double gflops;        /* useful work: 2 FLOP per multiply-add the mask leaves */
+    double of_sgemm;      /* the same-run sgemm's rate as 1 */
+    double of_peak_fma;   /* the same-run peak multiply-add rate as 1 */
+    double bytes;         /* bytes a decode step must read */
+    double of_bandwidth;  /* the same-run memory read bandwidth as 1 */
+    double ns_per_score;  /* time per computed score, per head */
+    double extra_bytes;   /* peak memory beyond the inputs and outputs */
+    double rel_diff;      /* largest relative difference from the reference */
+} bench_row;
+
+/* dir -> bench.csv opened there with its header line, or NULL (dir NULL:
+ * no CSV wanted) */
+FILE *bench_csv_open(const char *dir);
+
+/* one row, empty fields for NAN */
+void bench_csv_row(FILE *f, const bench_row *r);
+
+/* a row with every number NAN */
+bench_row bench_row_empty(const char *section, const char *kernel);
+
+/* the three sections; each prints its table and verdict, adds its rows to
+ * csv (may be NULL) and draws its figures; -> INVENT_OK or a status */
+int bench_prefill(const invent_opts *o, const bench_sizes *z, FILE *csv);
+int bench_decode(const invent_opts *o, const bench_sizes *z, FILE *csv);
+int bench_sparse(const invent_opts *o, const bench_sizes *z, FILE *csv);
+
+/* the decode section's arena: bytes it needs for z (cold caches) */
+size_t bench_arena_bytes(const bench_sizes *z);
+
+/* n floats -> random-looking finite values in [-1, 1), quickly */
+void bench_fill(float *x, size_t n, unsigned long seed);
+
+/* OpenBLAS keeps spinning its threads after a call: a pause before timing
+ * the library's own threads keeps the two from sharing the cores */
+void bench_settle(void);
+
+#endif

@@ -1,0 +1,108 @@
+/* The decode kernel's driver: checks, the queries scaled to base-2 scores,
+ * the cache cut into chunks (a few per worker, so that every core streams
+ * its own part of memory), the chunks' items run by a vector path
+ * (decode_body.h), and their partial results merged per head. */
+#include "attn_decode.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "decode_job.h"
+#include "status.h"
+#include "vec_path.h"
+#include "workers.h"
+
+int attn_decode_check(const attn_decode_shape *s)
+{
+    if (s->T == 0 || s->H == 0 || s->Hkv == 0 || s->dh == 0 || s->H % s->Hkv ||
+        !isfinite(s->scale))
+        return INVENT_ERANGE;
+    size_t limit = (size_t)PTRDIFF_MAX / sizeof(float) / 4;
+    if (s->H > limit / (s->dh + 2) || s->T > limit / (s->Hkv * s->dh))
+        return INVENT_ERANGE;
+    return INVENT_OK;
+}
+
+uint64_t attn_decode_bytes(const attn_decode_shape *s, int shared)
+{
+    uint64_t cache = (uint64_t)s->T * s->Hkv * s->dh * sizeof(float);
+    return (shared ? cache : 2 * cache) + (uint64_t)s->H * s->dh * sizeof(float);
+}
+
+/* T, workers -> tokens per chunk: about sixteen chunks per worker, whole
+ * blocks (a worker that starts late then leaves little work waiting) */
+static size_t chunk_tokens(size_t T, int workers)
+{
+    size_t per = (T + 16 * (size_t)workers - 1) / (16 * (size_t)workers);
+    return (per + DECODE_BLOCK - 1) / DECODE_BLOCK * DECODE_BLOCK;
+}
+
+/* partial: items x (m (H), l (H), acc (H, dh)) -> out: (H, dh), the chunks'
+ * online-softmax states merged head by head */
+static void merge_partials(const attn_decode_shape *s, const float *partial, size_t items,
+                           float *out)
+{
+    size_t stride = s->H * (s->dh + 2);
+    for (size_t h = 0; h < s->H; h++) {
+        float m = -INFINITY, l = 0.0f, *o = out + h * s->dh;
+        for (size_t c = 0; c < items; c++)
+            m = fmaxf(m, partial[c * stride + h]);
+        memset(o, 0, s->dh * sizeof *o);
+        for (size_t c = 0; c < items; c++) {
+            const float *p = partial + c * stride;
+            float w = exp2f(p[h] - m);
+            l += w * p[s->H + h];
+            for (size_t d = 0; d < s->dh; d++)
+                o[d] += w * p[2 * s->H + h * s->dh + d];
+        }
+        for (size_t d = 0; d < s->dh; d++)
+            o[d] /= l;
+    }
+}
+
+/* the job's buffers for `workers` threads -> INVENT_OK or INVENT_ENOMEM */
+static int decode_alloc(decode_job *j, const float *q, int workers, size_t items)
+{
+    const attn_decode_shape *s = j->s;
+    float *qs = malloc(s->H * s->dh * sizeof *qs);
+    j->scores = malloc((size_t)workers * s->H * DECODE_BLOCK * sizeof(float));
+    j->partial = malloc(items * s->H * (s->dh + 2) * sizeof(float));
+    j->madds = calloc((size_t)workers, sizeof *j->madds);
+    j->q = qs;
+    if (!qs || !j->scores || !j->partial || !j->madds)
+        return INVENT_ENOMEM;
+    for (size_t i = 0; i < s->H * s->dh; i++)
+        qs[i] = q[i] * s->scale * 1.44269504088896341f;
+    return INVENT_OK;
+}
+
+int attn_decode(const attn_decode_shape *s, const float *q, const float *K, const float *V,
+                float *out, attn_cost *cost)
+{
+    char why[160];
+    int status = attn_decode_check(s), workers = 1;
+    if (status == INVENT_OK)
+        status = attn_env_check(why, sizeof why);
+    const vec_path *path = status == INVENT_OK ? vec_path_current(&status) : NULL;
+    if (status == INVENT_OK)
+        status = workers_get(&workers);
+    if (status != INVENT_OK)
+        return status;
+    decode_job j = {s, NULL, K, V, chunk_tokens(s->T, workers), NULL, NULL, NULL};
+    size_t items = (s->T + j.chunk - 1) / j.chunk;
+    status = decode_alloc(&j, q, workers, items);
+    if (status == INVENT_OK)
+        status = workers_run(items, workers, path->decode_item, &j);
+    if (status == INVENT_OK)
+        merge_partials(s, j.partial, items, out);
+    uint64_t madds = 0;
+    for (int w = 0; j.madds && w < workers; w++)
+        madds += j.madds[w];
+    if (cost && status == INVENT_OK)
+        *cost = (attn_cost){madds, (s->H * s->dh + (size_t)workers * s->H * DECODE_BLOCK +
+                                    items * s->H * (s->dh + 2)) * sizeof(float) +
+                                       (size_t)workers * sizeof *j.madds};
+    free((float *)j.q), free(j.scores), free(j.partial), free(j.madds);
+    return status;
+}

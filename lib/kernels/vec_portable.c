@@ -1,0 +1,47 @@
+/* The portable path: the vector kernels' bodies in plain C, compiled for
+ * the compiler's baseline (SSE2 on x86-64), 4 floats a vector; the tiled
+ * kernel's two products go to cblas_sgemm on whole tiles, which chooses its
+ * own instructions. */
+#include <gsl/gsl_cblas.h>
+
+#include "vec_path.h"
+
+typedef float vf __attribute__((vector_size(16)));
+typedef unsigned vu __attribute__((vector_size(16)));
+#define VW 4
+#include "vexp2_body.h"
+
+static inline __attribute__((always_inline)) vf vf_max(vf a, vf b)
+{
+    return (vf)(((vu)(a > b) & (vu)a) | (~(vu)(a > b) & (vu)b));
+}
+
+/* the sum of v's lanes */
+static inline __attribute__((always_inline)) float vf_sum(vf v)
+{
+    float sum = 0.0f;
+    for (int lane = 0; lane < VW; lane++)
+        sum += v[lane];
+    return sum;
+}
+
+#define vf_exp2 vf_exp2_generic
+#define TILE_BLAS
+#define TILE_ROWS 1
+#define TILE_COLS (ATTN_TILE / VW)
+#define TILE_ITEM tile_item_portable
+#include "tile_body.h"
+#define SPARSE_ITEM sparse_item_portable
+#include "sparse_body.h"
+#define DECODE_HEADS 2
+#define DECODE_ITEM decode_item_portable
+#include "decode_body.h"
+#define FMA_CHAINS 8
+#define FMA_ITEM fma_item_portable
+#define READ_ITEM read_item_portable
+#include "machine_body.h"
+
+const vec_path vec_path_portable = {
+    .level = SIMD_PORTABLE, .panel = PANEL, .tile_item = tile_item_portable,
+    .sparse_item = sparse_item_portable, .decode_item = decode_item_portable,
+    .fma_item = fma_item_portable, .fma_lanes = FMA_CHAINS * VW, .read_item = read_item_portable};
