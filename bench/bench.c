@@ -103,7 +103,9 @@ static void print_setting(const invent_opts *o, const bench_sizes *z)
                    "run: OpenBLAS sgemm (core %s%s), the peak multiply-add rate of the %s path "
                    "(a register-only loop on every thread), the memory read bandwidth (a "
                    "read-only pass over a buffer far larger than the caches). Times are medians "
-                   "of %zu rounds after a warm-up; shares are taken round by round.",
+                   "of %zu rounds after a warm-up; shares of sgemm and of the bandwidth are taken "
+                   "round by round; the peak is the best measured in the run (other programs "
+                   "can only lower it).",
                 simd_name(level), simd_name(simd_best()), workers_count(), core,
                 getenv("OPENBLAS_CORETYPE") ? ", OPENBLAS_CORETYPE" : "", simd_name(level),
                 z->rounds);

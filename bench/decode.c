@@ -137,6 +137,16 @@ static void ledger_table(const invent_opts *o, const bench_sizes *z, const attn_
     }
 }
 
+/* FLOP per byte of a step, of the machine (peak / bandwidth) -> what
+ * bounds the step, in words; within a factor of two both do */
+static const char *regime(double intensity, double balance)
+{
+    if (intensity > 2.0 * balance)
+        return "arithmetic, not memory, bounds it";
+    return intensity < 0.5 * balance ? "memory still bounds it"
+                                     : "near it, memory and arithmetic both bound it";
+}
+
 /* the ledger's three caches -> their table, rows and a paragraph */
 static int decode_ledger(const invent_opts *o, const bench_sizes *z, const float *arena, size_t n,
                          FILE *csv)
@@ -159,14 +169,13 @@ static int decode_ledger(const invent_opts *o, const bench_sizes *z, const float
                    "instead of d read %.1f times fewer bytes and take %.1f times less time: the "
                    "step stays limited by memory. The shared cache reads %.0f times fewer bytes "
                    "than d per head, but every head works on the same vectors: %.0f FLOP per "
-                   "byte read, %s this machine's balance of %.0f (peak / bandwidth), so %s. "
-                   "Measured %.1f times faster than d per head (bound: %.1f); its kernel reaches "
-                   "%.0f%% of the peak multiply-add rate.",
+                   "byte read, against this machine's balance of %.0f (peak / bandwidth, same "
+                   "run): %s. Measured %.1f times faster than d per head (bound: %.1f); its "
+                   "kernel reaches %.0f%% of the peak multiply-add rate.",
                 LEDGER_LAYERS, LEDGER_LAYERS * pt[0].ms, LEDGER_LAYERS * pt[1].ms,
                 LEDGER_LAYERS * pt[2].ms, peak, pt[0].bytes / pt[1].bytes, pt[0].ms / pt[1].ms,
-                pt[0].bytes / pt[2].bytes, intensity, intensity >= balance ? "above" : "below",
-                balance, intensity >= balance ? "arithmetic, not memory, bounds it" : "memory "
-                "still bounds it", pt[0].ms / pt[2].ms,
+                pt[0].bytes / pt[2].bytes, intensity, balance, regime(intensity, balance),
+                pt[0].ms / pt[2].ms,
                 roofline_ms(&s[0], &pt[0], peak) / roofline_ms(&s[2], &pt[2], peak),
                 100 * gflops / peak);
     return INVENT_OK;

@@ -16,13 +16,13 @@ static const double fractions[FRACTIONS] = {0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0
 /* x: (FRACTIONS) the fractions computed, ascending, ratio: sparse time /
  * dense time at each -> the fraction where the ratio reaches 1, by
  * interpolation in log x and log ratio; 0 when it never pays, 1 when it
- * pays at every fraction below 1 */
+ * pays at every fraction below 1 (computing every score, it may only tie) */
 static double break_even(const double *x, const double *ratio)
 {
     if (ratio[0] >= 1.0)
         return 0.0;
     for (int i = 0; i + 1 < FRACTIONS; i++)
-        if (ratio[i + 1] >= 1.0) {
+        if (ratio[i + 1] >= 1.0 && x[i + 1] < 1.0) {
             double a = log(ratio[i]), b = log(ratio[i + 1]);
             return exp(log(x[i]) + (0.0 - a) / (b - a) * (log(x[i + 1]) - log(x[i])));
         }
