@@ -202,7 +202,7 @@ refusals() {
 # Whether every .npy under $1 is whole: 10 + header + shape x item bytes.
 npy_whole() {
     for f in "$1"/*.npy; do
-        [ -e "$f" ] || continue
+        [ -f "$f" ] || continue
         hl=$(od -An -tu2 -j8 -N2 "$f" | tr -d ' ')
         header=$(dd if="$f" bs=1 skip=10 count="$hl" 2>/dev/null)
         item=8
@@ -252,7 +252,7 @@ dump_over_limit() {
     # shellcheck disable=SC2086
     (cd "$T" && rm -rf d0 d && timeout 60 "$prog" $2 --quiet --no-plot --dump d0 >/dev/null 2>&1)
     want=0
-    for f in "$T"/d0/*; do [ -e "$f" ] && [ "$(wc -c <"$f")" -gt "$limit" ] && want=3; done
+    for f in "$T"/d0/*; do [ -f "$f" ] && [ "$(wc -c <"$f")" -gt "$limit" ] && want=3; done
     # shellcheck disable=SC2086
     (cd "$T" && trap '' XFSZ && ulimit -f 1 &&
         exec timeout 60 "$prog" $2 --quiet --no-plot --dump d >"$T/out" 2>"$T/err")
