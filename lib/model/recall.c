@@ -113,6 +113,10 @@ double recall_error_spread(size_t m, size_t p, size_t n)
 {
     if (n * p <= m)
         return 0.0;
-    double lost = 1.0 - (double)m / (double)(n * p);
-    return sqrt((1.0 - lost) / (2.0 * lost * RECALL_TEST * (double)(n * p)));
+    double np = (double)(n * p), f = (double)m, N = (double)training_sequences(m);
+    double lost = 1.0 - f / np, excess = f / (N - f - 1.0);
+    double test = (1.0 - lost) / (2.0 * lost * RECALL_TEST * np);
+    double fit = excess / (1.0 + excess) *
+                 sqrt(2.0 / (f * (np - f)) + 2.0 / N + 2.0 / (RECALL_TEST * f)) / 2.0;
+    return sqrt(test + fit * fit);
 }

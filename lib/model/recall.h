@@ -26,11 +26,16 @@ int recall_error(const rnn_cell *c, size_t n, memory_kind kind, gsl_rng *r, doub
 double recall_expected_error(size_t m, size_t p, size_t n, memory_kind kind);
 
 /* m, p, n -> how far the final state's measured error strays from the expected
- * one by chance, relative: its standard deviation over the test sequences. The
- * share of the test targets' squared size that is lost is a ratio of two sums of
- * squares over S n p numbers, lost + kept, with variance 2 lost (1 - lost) / (S n p);
- * the error is its square root. -> sqrt((1 - lost) / (2 lost S n p)), S = 256
- * test sequences; 0 when nothing is lost. */
+ * one by chance, relative: its standard deviation, from two sources.
+ * The test set: the lost share of the test targets' squared size is a ratio of
+ * sums of squares over S n p numbers (S = 256 sequences), with variance
+ * 2 lost (1 - lost) / (S n p); the error is its square root:
+ *   t = sqrt((1 - lost) / (2 lost S n p)).
+ * The fitted read-out: its excess k = f / (N - f - 1) over the lost share varies,
+ * relatively, by about sqrt(2 / (f (n p - m))) with the noise it was fitted on,
+ * sqrt(2 / N) with the training states and sqrt(2 / (S f)) with the test states:
+ *   r = k / (1 + k) sqrt(2 / (f (n p - m)) + 2 / N + 2 / (S f)) / 2.
+ * -> sqrt(t^2 + r^2); 0 when nothing is lost. */
 double recall_error_spread(size_t m, size_t p, size_t n);
 
 #endif
