@@ -239,7 +239,7 @@ static void plot_bars(const run *r)
 {
     plot *p = plot_begin(r->o, "ch14_ablations");
     double lo = INFINITY, hi = -INFINITY;
-    char var[8];
+    char var[24];
     plot_block(p, "model, mean held-out loss, standard deviation over seeds");
     for (int a = 0; a < ABL_COUNT; a++) {
         double m = row_mean(r->loss, a), sd = row_sd(r->loss, a);
