@@ -8,6 +8,7 @@
  * memory that grows with the input, is where the rest of the derivation
  * starts.
  */
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 
@@ -21,11 +22,22 @@ typedef struct {
     size_t tokens; /* longest sequence in the step-count figure */
 } sizes;
 
-/* Exact recall, up to rounding: a least-squares read-out in double precision
- * misses by about 1e-16 times the conditioning of the memory (at most 1e-13
- * at the allowed sizes), while the smallest share lost past the capacity is
- * above 0.1 at every allowed size. */
-#define RECALL_EXACT 1e-8
+/* Exact recall, up to rounding: the read-out (recall_error_qr) misses by about
+ * 1e-16 times the condition number of the map from the inputs to the state,
+ * which a long sequence of small inputs can push to 1e6 and beyond. The
+ * allowance is 100 times that rounding, and never below 1e-8; the smallest
+ * share lost one token past the capacity is above 0.1 at every allowed size. */
+static double exact_allowance(const rnn_cell *cell, const sizes *s)
+{
+    double cond;
+    chapter_must(recall_condition(cell, s->state / s->input, &cond),
+                 "measuring the conditioning of the state");
+    return fmax(1e-8, 100.0 * DBL_EPSILON * cond);
+}
+
+/* Exact recall from every state kept: each input is U^+ (h_t - W h_(t-1)), a map
+ * as well conditioned as U, so rounding stays near 1e-15. */
+#define EVERY_EXACT 1e-8
 
 /* How far the measured error may stray from recall_expected_error, in standard
  * deviations of its chance variation (recall_error_spread, a first-order
@@ -42,7 +54,7 @@ static gsl_matrix *measure_recall(const sizes *s, const rnn_cell *cell, scope *s
 {
     gsl_matrix *error = scope_matrix(sc, s->seq, RECALL_COLUMNS);
     for (size_t n = 1; n <= s->seq; n++) {
-        chapter_must(recall_error(cell, n, MEMORY_FINAL_STATE, r, gsl_matrix_ptr(error, n - 1, FIXED)),
+        chapter_must(recall_error_qr(cell, n, MEMORY_FINAL_STATE, r, gsl_matrix_ptr(error, n - 1, FIXED)),
                      "reading back from the final state");
         chapter_must(recall_error(cell, n, MEMORY_EVERY_STATE, r, gsl_matrix_ptr(error, n - 1, EVERY)),
                      "reading back from every state");
@@ -85,13 +97,14 @@ static double off_the_curve(const sizes *s, const gsl_matrix *e, size_t column)
 }
 
 /* R1: exact recall up to the capacity; past it, the error of the directions lost. */
-static void check_fixed_state(const sizes *s, const gsl_matrix *e)
+static void check_fixed_state(const sizes *s, const gsl_matrix *e, double exact)
 {
     size_t full = s->state / s->input; /* the longest n with n p <= m */
-    check_at_most("R1", "a fixed state recalls every past input while n*p <= m (largest error)",
-                  largest(e, FIXED, 1, full), RECALL_EXACT);
+    check_at_most("R1", "a fixed state recalls every past input while n*p <= m (largest error; "
+                        "allowed: 100 times the rounding at the state's conditioning)",
+                  largest(e, FIXED, 1, full), exact);
     check_control("R1", "one token past the capacity, n*p > m");
-    check_at_most("R1", NULL, gsl_matrix_get(e, full, FIXED), RECALL_EXACT);
+    check_at_most("R1", NULL, gsl_matrix_get(e, full, FIXED), exact);
     check_at_most("R1", "past it the error is that of the directions lost, sqrt(1 - m/(n*p)), "
                         "raised by fitting the read-out on finitely many sequences (largest "
                         "deviation from the expected error, in standard deviations of its "
@@ -106,9 +119,9 @@ static void check_every_state(const sizes *s, const gsl_matrix *e)
 {
     check_at_most("R3", "keeping every past state restores exact recall at every length "
                         "(largest error)",
-                  largest(e, EVERY, 1, s->seq), RECALL_EXACT);
+                  largest(e, EVERY, 1, s->seq), EVERY_EXACT);
     check_control("R3", "the fixed state, at the same lengths");
-    check_at_most("R3", NULL, largest(e, FIXED, 1, s->seq), RECALL_EXACT);
+    check_at_most("R3", NULL, largest(e, FIXED, 1, s->seq), EVERY_EXACT);
 }
 
 static void plot_recall(const invent_opts *o, const sizes *s, const gsl_matrix *e)
@@ -149,7 +162,7 @@ static int recall_section(const invent_opts *o, const sizes *s, gsl_rng *r)
     rnn_cell *cell = SCOPE_KEEP(sc, rnn_cell_new(s->state, s->input, RNN_LINEAR, r), rnn_cell_free);
     gsl_matrix *e = measure_recall(s, cell, sc, r);
     print_recall_table(o, s, e);
-    check_fixed_state(s, e);
+    check_fixed_state(s, e, exact_allowance(cell, s));
     check_every_state(s, e);
     plot_recall(o, s, e);
     int dump_failed = dump_matrix(o, "W", cell->W) || dump_matrix(o, "U", cell->U) ||

@@ -39,3 +39,17 @@ Test(recall_expected_error, agrees_with_the_measured_error)
     rnn_cell_free(c);
     gsl_rng_free(r);
 }
+
+Test(recall_error_qr, exact_within_capacity_even_when_ill_conditioned)
+{
+    gsl_rng *r = rng_new(18);
+    rnn_cell *c = rnn_cell_new(44, 1, RNN_LINEAR, r);
+    double cond, e;
+    cr_assert_eq(recall_condition(c, 44, &cond), INVENT_OK);
+    cr_assert_gt(cond, 1e5, "a 44-step Krylov map of this cell is badly conditioned: %g", cond);
+    cr_assert_eq(recall_condition(c, 45, &cond), INVENT_ERANGE);
+    cr_assert_eq(recall_error_qr(c, 44, MEMORY_FINAL_STATE, r, &e), INVENT_OK);
+    cr_assert_lt(e, 1e-8, "the QR read-out recalls exactly, got %g", e);
+    rnn_cell_free(c);
+    gsl_rng_free(r);
+}

@@ -2,7 +2,9 @@
 
 #include <math.h>
 
+#include <gsl/gsl_linalg.h>
 #include <gsl/gsl_matrix.h>
+#include <gsl/gsl_permutation.h>
 
 #include "linalg.h"
 #include "mat.h"
@@ -70,7 +72,49 @@ static int test_readout(const gsl_matrix *memory, const gsl_matrix *targets,
     return INVENT_OK;
 }
 
-int recall_error(const rnn_cell *c, size_t n, memory_kind kind, gsl_rng *r, double *error)
+/* How a read-out is fitted: memory (S, f), targets (S, q) -> readout (f, q). */
+typedef int (*readout_fit)(const gsl_matrix *memory, const gsl_matrix *targets,
+                           gsl_matrix *readout);
+
+/* Least squares through the normal equations, with a ridge (linalg_ridge). */
+static int ridge_fit(const gsl_matrix *memory, const gsl_matrix *targets, gsl_matrix *readout)
+{
+    return linalg_ridge(memory, targets, RECALL_RIDGE, RECALL_REFINE, readout);
+}
+
+/* memory: (S, f), targets: (S, q) -> readout: (f, q), the minimum-norm least-squares
+ * solution through a complete orthogonal decomposition (QR with column pivoting,
+ * GSL's rank tolerance): rounding grows with the memory's conditioning, not with
+ * its square as through the normal equations */
+static int qr_fit(const gsl_matrix *memory, const gsl_matrix *targets, gsl_matrix *readout)
+{
+    size_t S = memory->size1, f = memory->size2, k = S < f ? S : f, rank = 0;
+    gsl_matrix *QRZT = mat_clone(memory);
+    gsl_vector *tau_Q = gsl_vector_alloc(k), *tau_Z = gsl_vector_alloc(k);
+    gsl_vector *work = gsl_vector_alloc(f), *residual = gsl_vector_alloc(S);
+    gsl_permutation *perm = gsl_permutation_alloc(f);
+    int status = QRZT && tau_Q && tau_Z && work && residual && perm ? INVENT_OK : INVENT_ENOMEM;
+    if (status == INVENT_OK && gsl_linalg_COD_decomp(QRZT, tau_Q, tau_Z, perm, &rank, work) != 0)
+        status = INVENT_ENUMERIC;
+    for (size_t j = 0; j < targets->size2 && status == INVENT_OK; j++) {
+        gsl_vector_const_view b = gsl_matrix_const_column(targets, j);
+        gsl_vector_view x = gsl_matrix_column(readout, j);
+        if (gsl_linalg_COD_lssolve(QRZT, tau_Q, tau_Z, perm, rank, &b.vector, &x.vector,
+                                   residual) != 0)
+            status = INVENT_ENUMERIC;
+    }
+    gsl_matrix_free(QRZT);
+    gsl_vector_free(tau_Q);
+    gsl_vector_free(tau_Z);
+    gsl_vector_free(work);
+    gsl_vector_free(residual);
+    gsl_permutation_free(perm);
+    return status;
+}
+
+/* The probe of recall_error with the read-out fitted by `fit`. */
+static int probe(const rnn_cell *c, size_t n, memory_kind kind, gsl_rng *r, readout_fit fit,
+                 double *error)
 {
     if (n == 0)
         return INVENT_ERANGE;
@@ -89,7 +133,7 @@ int recall_error(const rnn_cell *c, size_t n, memory_kind kind, gsl_rng *r, doub
     if (status == INVENT_OK)
         status = record_all(c, n, kind, r, mem_test, tgt_test);
     if (status == INVENT_OK)
-        status = linalg_ridge(mem_train, tgt_train, RECALL_RIDGE, RECALL_REFINE, readout);
+        status = fit(mem_train, tgt_train, readout);
     if (status == INVENT_OK)
         status = test_readout(mem_test, tgt_test, readout, error);
     gsl_matrix_free(mem_train);
@@ -97,6 +141,54 @@ int recall_error(const rnn_cell *c, size_t n, memory_kind kind, gsl_rng *r, doub
     gsl_matrix_free(mem_test);
     gsl_matrix_free(tgt_test);
     gsl_matrix_free(readout);
+    return status;
+}
+
+int recall_error(const rnn_cell *c, size_t n, memory_kind kind, gsl_rng *r, double *error)
+{
+    return probe(c, n, kind, r, ridge_fit, error);
+}
+
+int recall_error_qr(const rnn_cell *c, size_t n, memory_kind kind, gsl_rng *r, double *error)
+{
+    return probe(c, n, kind, r, qr_fit, error);
+}
+
+/* c, n -> A: (m, n p), block t = W^(n-1-t) U, the weight of input t in h_n */
+static void state_map(const rnn_cell *c, size_t n, gsl_matrix *A, gsl_matrix *block,
+                      gsl_matrix *next)
+{
+    size_t m = c->W->size1, p = c->U->size2;
+    gsl_matrix_memcpy(block, c->U);
+    for (size_t k = 0; k < n; k++) {
+        gsl_matrix_view slot = gsl_matrix_submatrix(A, 0, (n - 1 - k) * p, m, p);
+        gsl_matrix_memcpy(&slot.matrix, block);
+        mat_mul(c->W, CblasNoTrans, block, CblasNoTrans, next);
+        gsl_matrix_memcpy(block, next);
+    }
+}
+
+int recall_condition(const rnn_cell *c, size_t n, double *cond)
+{
+    size_t m = c->W->size1, p = c->U->size2;
+    if (n == 0 || n * p > m)
+        return INVENT_ERANGE;
+    gsl_matrix *A = gsl_matrix_alloc(m, n * p), *V = gsl_matrix_alloc(n * p, n * p);
+    gsl_matrix *block = gsl_matrix_alloc(m, p), *next = gsl_matrix_alloc(m, p);
+    gsl_vector *s = gsl_vector_alloc(n * p);
+    int status = A && V && block && next && s ? INVENT_OK : INVENT_ENOMEM;
+    if (status == INVENT_OK) {
+        state_map(c, n, A, block, next);
+        if (gsl_linalg_SV_decomp_jacobi(A, V, s) != 0) /* tall: m >= n p */
+            status = INVENT_ENUMERIC;
+    }
+    if (status == INVENT_OK)
+        *cond = gsl_vector_max(s) / gsl_vector_min(s);
+    gsl_matrix_free(A);
+    gsl_matrix_free(V);
+    gsl_matrix_free(block);
+    gsl_matrix_free(next);
+    gsl_vector_free(s);
     return status;
 }
 

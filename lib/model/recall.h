@@ -17,6 +17,21 @@ typedef enum {
  * error on fresh sequences: 0 is perfect recall, 1 is none at all */
 int recall_error(const rnn_cell *c, size_t n, memory_kind kind, gsl_rng *r, double *error);
 
+/* The same probe, the read-out fitted by a complete orthogonal decomposition of
+ * the memory (QR with column pivoting) instead of the normal equations: its
+ * rounding grows with the memory's condition number, not with its square, so
+ * recall within capacity stays exact to about 1e-16 cond when a long input
+ * sequence leaves the state badly conditioned (cond 1e6 and more). Costs about
+ * S f^2: for memories of a few hundred numbers. */
+int recall_error_qr(const rnn_cell *c, size_t n, memory_kind kind, gsl_rng *r, double *error);
+
+/* c, n with n p <= m -> *cond, the condition number of the map from the last n
+ * inputs to the final state, [W^(n-1) U .. W U U]: (m, n p). Recall from the
+ * final state is exact in exact arithmetic while n p <= m; in double precision
+ * the read-out of recall_error_qr misses by about 1e-16 cond. INVENT_ERANGE
+ * when n p > m or n = 0. */
+int recall_condition(const rnn_cell *c, size_t n, double *cond);
+
 /* m, p, n -> the error recall_error should measure for Gaussian inputs:
  * sqrt(lost (N - 1) / (N - f - 1)). lost = 1 - m / (n p) is the share of the
  * n p input directions that an m-dimensional final state cannot see (0 when
