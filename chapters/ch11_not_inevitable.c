@@ -813,7 +813,7 @@ int main(int argc, char **argv)
          "timings at the longest T, times (tmax/T)^2 at shorter T (the fastest counts)"},
         {"full", CLI_FLAG, &z.full, 0, 1,
          "decode at the ledger's setting: 5,000 tokens, caches cycled through 4 times the "
-         "last-level cache (about 1.2 GiB here; 10-30 s; quick: 256 tokens, 48 MiB)"},
+         "last-level cache and two caches (1.5 GiB here; about 10 s; quick: 256 tokens, 48 MiB)"},
         {"decode-tokens", CLI_SIZE, &z.decode_tokens, 0, 10000,
          "decode: tokens T of one layer's cache (0: 256, 5000 with --full; else at least 64)"},
         {"decode-mib", CLI_SIZE, &z.decode_mib, 0, 4096,
@@ -825,8 +825,9 @@ int main(int argc, char **argv)
                            options, (int)(sizeof options / sizeof options[0])};
     invent_opts o;
     int rc = chapter_parse(argc, argv, &spec, &o);
-    if (rc == CLI_RUN)
-        rc = check_sizes(&o, &z);
+    if (rc != CLI_RUN)
+        return rc; /* --help (0) or a refusal */
+    rc = check_sizes(&o, &z);
     if (rc == 0)
         rc = chapter_start(&o, "Chapter 11: why it is not inevitable");
     if (rc != CLI_RUN)

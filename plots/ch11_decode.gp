@@ -1,7 +1,7 @@
 # Chapter 11, claims Q1 and C1 at decode time: the ledger's three caches of
 # one layer, each step's speed-up over keys and values of d per head beside
 # what its bytes and its roofline bound promise.
-# caption: Decoding one token through one layer of the ledger's model (20 heads): how many times faster than keys and values of d = 1,000 per head, as the bytes read promise (a claim, counted), as the roofline bound says (same-run bandwidth or peak multiply-add rate), and as measured on this machine (noisy). r = 200 stays memory-bound and gets about what its bytes promise; the shared raw tokens read 40 times less but do the same arithmetic, and fall far short.
+# caption: Decoding one token through one layer of the ledger's model (20 heads): how many times faster than keys and values of d = 1,000 per head, as the bytes read promise (a claim, counted), as the roofline bound says (same-run bandwidth or peak multiply-add rate), and as measured on this machine (noisy). In our runs r = 200 stayed memory-bound and got about what its bytes promise; the shared raw tokens read 40 times less but do the same arithmetic (claimed, counted) and fell far short.
 # claims: Q1 C1
 set title sprintf("Decode, one layer of %d tokens, %d heads: speed-up over d per head", T, heads)
 set ylabel "times faster than d = 1,000 per head"
