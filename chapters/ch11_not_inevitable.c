@@ -480,10 +480,12 @@ static const char *paying(const sparse_point *pt, int kind, char *text, size_t s
     int i = SPARSE_POINTS - 1;
     while (i >= 0 && time_ratio(pt, kind, i) >= 1.0)
         i--;
-    double f = kind ? pt[i + 1].block_fraction : pt[i + 1].key_fraction;
-    if (i == SPARSE_POINTS - 1)
+    if (i == SPARSE_POINTS - 1) { /* no slower point: there is no pt[i + 1] to name */
         snprintf(text, size, "are faster than dense at every fraction measured");
-    else if (i < 0)
+        return text;
+    }
+    double f = kind ? pt[i + 1].block_fraction : pt[i + 1].key_fraction;
+    if (i < 0)
         snprintf(text, size, "are never faster than dense, not even at %.1f%% of the scores",
                  100 * f);
     else
