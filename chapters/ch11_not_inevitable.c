@@ -549,7 +549,7 @@ static const char *decode_names[LEDGER_CACHES] = {"keys+values, d = 1000 per hea
  * keys and values per head, or the raw tokens once, 2 bytes a number */
 static double ledger_model_bytes(int cache)
 {
-    attn_decode_shape s = decode_ledger_shape(DECODE_FULL_TOKENS, (int)cache);
+    attn_decode_shape s = decode_ledger_shape(DECODE_FULL_TOKENS, cache);
     kvcache_shape shape = {DECODE_FULL_TOKENS, LEDGER_LAYERS, s.Hkv, s.dh, 2};
     uint64_t bytes;
     chapter_must(kvcache_bytes(&shape, &bytes), "the ledger's cache bytes");
@@ -609,6 +609,7 @@ static size_t decode_arena_mib(const sizes *z)
     return mib > floor ? mib : floor;
 }
 
+/* s, pt: (3) caches, peak GFLOP/s -> the table: bytes, FLOP per byte, time, bound, ratios */
 static void print_decode(const invent_opts *o, const attn_decode_shape *s, const decode_point *pt,
                          double peak)
 {
@@ -624,6 +625,7 @@ static void print_decode(const invent_opts *o, const attn_decode_shape *s, const
     }
 }
 
+/* the same -> the figure: each cache's bytes, bound and time as speed-ups over d per head */
 static void plot_decode(const invent_opts *o, const attn_decode_shape *s, const decode_point *pt,
                         double peak)
 {
@@ -647,7 +649,7 @@ static void measure_decode(const sizes *z, const float *arena, size_t n, attn_de
     chapter_must(machine_fma_peak(0.1, peak), "the peak multiply-add rate");
 }
 
-/* the measured speed-ups against bytes and bounds, in words */
+/* the same -> the measured speed-ups against bytes and bounds, in words */
 static void decode_verdict(const invent_opts *o, const attn_decode_shape *s,
                            const decode_point *pt, double peak)
 {
@@ -675,6 +677,7 @@ static void decode_verdict(const invent_opts *o, const attn_decode_shape *s,
                 LEDGER_LAYERS * pt[1].ms, LEDGER_LAYERS * pt[2].ms);
 }
 
+/* z's decode tokens and arena -> Q1, C1 counted, then the three caches timed */
 static void decode_section(const invent_opts *o, const sizes *z)
 {
     size_t mib = decode_arena_mib(z), n = (mib << 20) / sizeof(float);
