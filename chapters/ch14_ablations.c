@@ -865,7 +865,7 @@ static void heads_part(const inspection *in)
     check_at_most("K2", NULL, largest_share(&ideal, 1), HEAD_ROLE_SHARE);
 }
 
-/* K3: the last MLP as a key-value memory, against random contexts */
+/* K3: the last MLP as a key-value memory, against the units as drawn */
 static void memory_part(const inspection *in)
 {
     const invent_opts *o = in->r->o;
