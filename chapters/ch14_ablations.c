@@ -348,7 +348,7 @@ static void within_claims(const run *r)
  * model): its heads as the matrices W_QK and W_OV (Elhage et al., 2021), its
  * attention on validation text, and its last MLP as a key-value memory (Geva
  * et al., 2021). Each reading is set against the same reading of the model's
- * initial draw, of shuffled attention, or of random contexts. */
+ * initial draw, of its heads with their weights shuffled, or of further draws. */
 
 #define READ 16         /* K3: units read, the most active of the last block... */
 #define SHOWN 6         /* ...and shown, the first of them */
@@ -363,7 +363,7 @@ typedef struct {
     const run *r;
     scope *sc;
     gpt_weights *trained, *drawn, *free_a; /* drawn: the full model's draw at o->seed */
-    size_t L, H, rk, d;                          /* layers, heads, head size r = d / H, width */
+    size_t L, H, rk, d;                    /* layers, heads, head size r = d / H, width */
 } inspection;
 
 /* byte c -> how a figure or the table shows it: space "·", newline "¶", any other
@@ -853,11 +853,13 @@ static void heads_part(const inspection *in)
     double most = strongest_role(prof, prof + n, n, &head, &relation);
     double most0 = strongest_role(prof + 2 * n, prof + 3 * n, n, &head0, &relation0);
     report_text(o, "The strongest preference of a trained head: block %zu head %zu on '%s', %.2f "
-                "times its shuffled share (as drawn: %.2f, block %zu head %zu on '%s'). No head "
-                "gives most of its weight to one relation at this budget: the heads of this "
-                "small model are not yet the previous-token or copying heads of larger ones "
-                "(Olsson et al., 2022).", head / in->H + 1, head % in->H + 1, names[relation], most,
-                most0, head0 / in->H + 1, head0 % in->H + 1, names[relation0]);
+                "times its shuffled share (as drawn: %.2f, block %zu head %zu on '%s'). %s",
+                head / in->H + 1, head % in->H + 1, names[relation], most, most0, head0 / in->H + 1,
+                head0 % in->H + 1, names[relation0], largest_share(prof, n) < HEAD_ROLE_SHARE ?
+                "No head gives half its weight to one relation at this budget: the heads of this "
+                "small model are not (yet) the previous-token or copying heads found in larger "
+                "ones (Olsson et al., 2022)." : "A head gives half its weight or more to one "
+                "relation: it has a role.");
     head_profile ideal = previous_token_head(in);
     check_at_most("K2", "no trained head has a role at this budget: the largest share of any "
                   "head on any of the four relations", largest_share(prof, n), HEAD_ROLE_SHARE);
