@@ -408,17 +408,18 @@ static double spectrum(const gsl_matrix *M, gsl_vector *s)
 
 enum { QK_TRAINED, QK_DRAWN, OV_TRAINED, OV_DRAWN, A_TRAINED, CIRCUITS };
 
-/* K1's measurements, per kind of matrix: each head's effective rank (row l H + j of
- * erank, (L H, CIRCUITS)), and the mean spectrum over its largest value (spectra,
- * (d, CIRCUITS)) */
+/* K1's measurements, per kind of matrix: each head's effective rank and how many
+ * singular values hold 99% of its squared norm (row l H + j of erank and k99, (L H,
+ * CIRCUITS)), and the mean spectrum over its largest value (spectra, (d, CIRCUITS)) */
 typedef struct {
-    gsl_matrix *erank, *spectra;
+    gsl_matrix *erank, *k99, *spectra;
 } head_ranks;
 
-/* M: (d, d), head k, its kind -> its effective rank and spectrum into h; s: (d) scratch */
+/* M: (d, d), head k, its kind -> its ranks and spectrum into h; s: (d) scratch */
 static void read_circuit(const gsl_matrix *M, size_t k, int kind, gsl_vector *s, head_ranks *h)
 {
     gsl_matrix_set(h->erank, k, kind, spectrum(M, s));
+    gsl_matrix_set(h->k99, k, kind, (double)energy_rank(s, 0.99));
     gsl_vector_scale(s, 1.0 / gsl_vector_get(s, 0) / (double)h->erank->size1);
     gsl_vector_view col = gsl_matrix_column(h->spectra, kind);
     gsl_vector_add(&col.vector, s);
@@ -428,13 +429,14 @@ static void read_circuit(const gsl_matrix *M, size_t k, int kind, gsl_vector *s,
 static head_ranks read_heads(const inspection *in)
 {
     head_ranks h = {.erank = scope_matrix(in->sc, in->L * in->H, CIRCUITS),
+                    .k99 = scope_matrix(in->sc, in->L * in->H, CIRCUITS),
                     .spectra = scope_matrix(in->sc, in->d, CIRCUITS)};
     gsl_matrix *M = scope_matrix(in->sc, in->d, in->d);
     gsl_vector *s = scope_vector(in->sc, in->d);
     const gpt_weights *w[CIRCUITS] = {in->trained, in->drawn, in->trained, in->drawn,
                                       in->free_a};
-    report_line(in->r->o, "  %-6s %-5s %20s %20s %14s", "block", "head", "W_QK trained (drawn)",
-                "W_OV trained (drawn)", "free A trained");
+    report_line(in->r->o, "  %-6s %-5s %20s %20s %20s", "block", "head", "W_QK trained (drawn)",
+                "W_OV trained (drawn)", "free A (99% of norm)");
     for (size_t k = 0; k < in->L * in->H; k++) {
         for (int c = 0; c < CIRCUITS; c++) {
             const mha_weights *a = w[c]->blocks[k / in->H]->attn;
@@ -444,9 +446,9 @@ static head_ranks read_heads(const inspection *in)
             read_circuit(M, k, c, s, &h);
         }
         const double *e = gsl_matrix_const_ptr(h.erank, k, 0);
-        report_line(in->r->o, "  %-6zu %-5zu %12.2f (%5.2f) %12.2f (%5.2f) %14.2f", k / in->H + 1,
-                    k % in->H + 1, e[QK_TRAINED], e[QK_DRAWN], e[OV_TRAINED], e[OV_DRAWN],
-                    e[A_TRAINED]);
+        report_line(in->r->o, "  %-6zu %-5zu %12.2f (%5.2f) %12.2f (%5.2f) %14.2f (%3.0f)",
+                    k / in->H + 1, k % in->H + 1, e[QK_TRAINED], e[QK_DRAWN], e[OV_TRAINED],
+                    e[OV_DRAWN], e[A_TRAINED], gsl_matrix_get(h.k99, k, A_TRAINED));
     }
     return h;
 }
@@ -769,7 +771,8 @@ static void circuits_part(const inspection *in)
                 "many dimensions a head uses is measured by the effective rank of Roy & Vetterli "
                 "(2007), the exponential of the entropy of the singular values normalised to sum "
                 "1 (k for k equal values, less as they spread), the singular values by one-sided "
-                "Jacobi. Free A's A_j is a free d x d matrix started at the drawn W_QK.",
+                "Jacobi; for free A also the count of singular values that hold 99%% of its "
+                "squared norm. Free A's A_j is a free d x d matrix started at the drawn W_QK.",
                 in->rk, in->d);
     head_ranks h = read_heads(in);
     plot_spectra(in, &h);
