@@ -3,11 +3,14 @@
  * consecutive cached tokens, read front to back in blocks of DECODE_BLOCK
  * tokens: the block's key rows are scored against every head, the online
  * softmax step rescales each head's running sum and output, then the
- * block's value rows are added (still in cache when K == V). Where several
- * heads share a key-value head, register blocks of DECODE_HEADS heads by 4
- * tokens (scores) and by 4 vectors of columns (values) reuse every key and
- * value vector loaded; one head per key-value head (the usual cache) is
- * limited by memory, not by these loops.
+ * block's value rows are added (still in cache when K == V). Register
+ * blocks of DECODE_HEADS heads (where that many share a key-value head,
+ * else one) by 4 tokens (scores) and by 4 vectors of columns (values) keep
+ * several independent sums in flight and reuse every key and value vector
+ * loaded. The loops must run well above the memory's speed, since the
+ * memory and the loops only partly overlap: a single head's chain of
+ * dependent adds (one sum, one token after another) ran at twice the
+ * memory's speed and held the step to 0.63 of it.
  *
  * The including file defines vf, VW, vf_sum, vf_exp2 (as for tile_body.h),
  * DECODE_HEADS (1 to 4) and DECODE_ITEM, the function's name. */
