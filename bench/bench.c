@@ -148,16 +148,15 @@ int main(int argc, char **argv)
     if (rc != CLI_RUN)
         return rc;
     print_setting(&o, &z);
-    FILE *csv = o.dump_dir ? bench_csv_open(o.dump_dir) : NULL;
-    if (o.dump_dir && !csv)
-        return chapter_fail(&o, "writing bench.csv", INVENT_EIO);
-    int status = bench_prefill(&o, &z, csv);
+    bench_csv table;
+    int status = bench_csv_begin(&o, &table);
+    if (status == INVENT_OK)
+        status = bench_prefill(&o, &z, table.f);
     if (status == INVENT_OK && !z.prefill_only)
-        status = bench_decode(&o, &z, csv);
+        status = bench_decode(&o, &z, table.f);
     if (status == INVENT_OK && !z.prefill_only)
-        status = bench_sparse(&o, &z, csv);
-    if (csv && fclose(csv) != 0 && status == INVENT_OK)
-        status = INVENT_EIO;
+        status = bench_sparse(&o, &z, table.f);
+    status = bench_csv_end(&o, &table, status);
     if (status != INVENT_OK)
         return chapter_fail(&o, "running the benchmark", status);
     return chapter_end();

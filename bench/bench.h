@@ -35,9 +35,23 @@ typedef struct {
     double rel_diff;      /* largest relative difference from the reference */
 } bench_row;
 
-/* dir -> bench.csv opened there with its header line, or NULL (dir NULL:
- * no CSV wanted) */
-FILE *bench_csv_open(const char *dir);
+/* bench.csv while the run goes on: its rows gathered in memory (f), and
+ * written to DIR/bench.csv only when every section has succeeded, whole or
+ * not at all (dump_text) */
+typedef struct {
+    FILE *f;     /* NULL: no CSV wanted (no --dump), or none could be made */
+    char *text;
+    size_t size;
+} bench_csv;
+
+/* o -> table with its header line when o asks for a dump, else f NULL;
+ * -> INVENT_OK or INVENT_ENOMEM */
+int bench_csv_begin(const invent_opts *o, bench_csv *table);
+
+/* table, status (the run's) -> DIR/bench.csv written when status is OK (a
+ * failed write is reported by dump_text and ends in exit 3); the table
+ * freed; -> status, or INVENT_ENOMEM when the rows could not be kept */
+int bench_csv_end(const invent_opts *o, bench_csv *table, int status);
 
 /* one row, empty fields for NAN */
 void bench_csv_row(FILE *f, const bench_row *r);

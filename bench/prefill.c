@@ -21,7 +21,7 @@
 
 enum { NAIVE, BLAS, TILED, SGEMM, KINDS }; /* the first three index attn_kernels */
 #define MAX_T 17
-#define MAX_ROUNDS 32
+#define MAX_ROUNDS 50 /* twice the largest --rounds: short T take twice as many */
 #define PEAK_SECONDS 0.03
 
 typedef struct {
@@ -65,7 +65,9 @@ static int time_kernel(const problem *p, int k, float *out, double *sec, attn_co
     return status;
 }
 
-/* round r (-1: warm-up, not kept): peak, tiled, blas, sgemm; the outputs
+/* round r (-1: warm-up, not kept): peak, tiled, sgemm, blas (tiled right
+ * after the pause, while OpenBLAS's threads sleep; sgemm right after tiled,
+ * so that a change in the machine's load falls on both alike); the outputs
  * compared with naive's in the last round when it ran */
 static int run_round(const problem *p, int r, int last, prefill_row *row, round_log *log)
 {
@@ -80,8 +82,9 @@ static int run_round(const problem *p, int r, int last, prefill_row *row, round_
         row->extra[k] = (double)cost.scratch_bytes;
         if (last && row->ran[NAIVE])
             row->diff[k] = attn_rel_diff(p->got, p->ref, p->s.T * p->s.H * p->s.dh);
+        if (k == TILED)
+            sec[SGEMM] = time_sgemm(p);
     }
-    sec[SGEMM] = time_sgemm(p);
     if (r < 0 || status != INVENT_OK)
         return status;
     double useful = 2.0 * (double)attn_useful_madds(&p->s);
@@ -152,7 +155,7 @@ static int measure_T(const bench_sizes *z, size_t T, prefill_row *row)
     *row = (prefill_row){.T = T};
     for (int k = 0; k < KINDS; k++)
         row->diff[k] = NAN;
-    int rounds = (int)z->rounds * (T <= 512 ? 2 : 1); /* short runs are noisier */
+    int rounds = (int)z->rounds * (T <= 1024 ? 2 : 1); /* short runs are noisier */
     round_log *log = malloc(sizeof *log);
     if (status == INVENT_OK)
         status = log ? run_naive(&p, z, row) : INVENT_ENOMEM;

@@ -2,20 +2,44 @@
  * every section, one row per measurement, empty fields where a column does
  * not apply; quick random inputs; the pause between libraries. */
 #include <math.h>
+#include <stdlib.h>
 #include <time.h>
 
 #include "bench.h"
 
-FILE *bench_csv_open(const char *dir)
+int bench_csv_begin(const invent_opts *o, bench_csv *table)
 {
-    char path[4096];
-    snprintf(path, sizeof path, "%s/bench.csv", dir);
-    FILE *f = fopen(path, "w");
-    if (f)
-        fprintf(f, "section,kernel,T,heads,kv_heads,dh,fraction,rounds,median_ms,gflops,"
-                   "of_sgemm,of_peak_fma,bytes_read,of_bandwidth,ns_per_score,extra_bytes,"
-                   "rel_diff\n");
-    return f;
+    *table = (bench_csv){NULL, NULL, 0};
+    if (!o->dump_dir)
+        return INVENT_OK;
+    table->f = open_memstream(&table->text, &table->size);
+    if (!table->f)
+        return INVENT_ENOMEM;
+    fprintf(table->f, "section,kernel,T,heads,kv_heads,dh,fraction,rounds,median_ms,gflops,"
+                      "of_sgemm,of_peak_fma,bytes_read,of_bandwidth,ns_per_score,extra_bytes,"
+                      "rel_diff\n");
+    return INVENT_OK;
+}
+
+/* the gathered rows -> f; nonzero when they could not all be written */
+static int copy_rows(FILE *f, const void *ctx)
+{
+    const bench_csv *table = ctx;
+    return fwrite(table->text, 1, table->size, f) != table->size;
+}
+
+int bench_csv_end(const invent_opts *o, bench_csv *table, int status)
+{
+    if (!table->f)
+        return status;
+    int kept = fclose(table->f) == 0; /* a memory stream fails only for want of memory */
+    if (status == INVENT_OK && !kept)
+        status = INVENT_ENOMEM;
+    if (status == INVENT_OK)
+        dump_text(o, "bench.csv", copy_rows, table);
+    free(table->text);
+    *table = (bench_csv){NULL, NULL, 0};
+    return status;
 }
 
 /* x -> ",x" in format, or "," alone when x is NAN */

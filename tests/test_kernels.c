@@ -4,6 +4,7 @@
  * threads and the environment the kernels read. */
 #include <criterion/criterion.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -539,6 +540,50 @@ Test(workers, run_every_item_once_and_report_a_failure)
         cr_assert_eq(seen[i], 1, "item %d ran %d times", i, seen[i]);
     cr_assert_eq(workers_run(5, 0, mark, seen), INVENT_ERANGE);
     cr_assert_geq(workers_count(), 1);
+}
+
+/* an item that counts itself (ctx: one counter per item) */
+static int mark_ok(void *ctx, size_t item, int worker)
+{
+    (void)worker;
+    __atomic_fetch_add(&((int *)ctx)[item], 1, __ATOMIC_RELAXED);
+    return INVENT_OK;
+}
+
+/* an item that runs a whole inner run of 10 items (ctx: 100 counters) */
+static int nested(void *ctx, size_t item, int worker)
+{
+    (void)worker;
+    int *seen = ctx;
+    return workers_run(10, 2, mark_ok, seen + 10 * item);
+}
+
+/* one thread's 200 runs of 100 items, each item counted */
+static void *many_runs(void *ctx)
+{
+    for (int r = 0; r < 200; r++)
+        if (workers_run(100, 4, mark_ok, ctx) != INVENT_OK)
+            return ctx;
+    return NULL;
+}
+
+/* The pool of kept threads: back-to-back runs, a run inside an item, and
+ * runs from two threads at once each run every item exactly once. */
+Test(workers, the_kept_threads_serve_repeated_nested_and_concurrent_runs)
+{
+    int seen[2][100] = {{0}}, inner[100] = {0};
+    cr_assert_eq(workers_run(10, 3, nested, inner), INVENT_OK);
+    for (int i = 0; i < 100; i++)
+        cr_assert_eq(inner[i], 1, "nested item %d ran %d times", i, inner[i]);
+    pthread_t other;
+    cr_assert_eq(pthread_create(&other, NULL, many_runs, seen[1]), 0);
+    void *failed = many_runs(seen[0]), *failed_other;
+    pthread_join(other, &failed_other);
+    cr_assert_null(failed);
+    cr_assert_null(failed_other);
+    for (int t = 0; t < 2; t++)
+        for (int i = 0; i < 100; i++)
+            cr_assert_eq(seen[t][i], 200, "thread %d item %d ran %d times", t, i, seen[t][i]);
 }
 
 /* Issue 14: a bad INVENT_THREADS or INVENT_SIMD is refused with a reason,

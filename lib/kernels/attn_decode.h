@@ -4,7 +4,7 @@
  * multiply-adds, and every cached number is read once and used a few times,
  * so the step is limited by how fast memory delivers the cache, not by
  * arithmetic. That is the argument of chapters 5 and 6 for a smaller cache,
- * measured in `make bench` (bench/README-section.md).
+ * measured in `make bench` (the README's Benchmarks section).
  *
  * The cache may serve several query heads with one key-value head (grouped
  * queries): with Hkv key-value heads, query head h reads key-value head

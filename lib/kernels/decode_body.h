@@ -3,11 +3,14 @@
  * consecutive cached tokens, read front to back in blocks of DECODE_BLOCK
  * tokens: the block's key rows are scored against every head, the online
  * softmax step rescales each head's running sum and output, then the
- * block's value rows are added (still in cache when K == V). Where several
- * heads share a key-value head, register blocks of DECODE_HEADS heads by 4
- * tokens (scores) and by 4 vectors of columns (values) reuse every key and
- * value vector loaded; one head per key-value head (the usual cache) is
- * limited by memory, not by these loops.
+ * block's value rows are added (still in cache when K == V). Register
+ * blocks of DECODE_HEADS heads (where that many share a key-value head,
+ * else one) by 4 tokens (scores) and by 4 vectors of columns (values) keep
+ * several independent sums in flight and reuse every key and value vector
+ * loaded. The loops must run well above the memory's speed, since the
+ * memory and the loops only partly overlap: a single head's chain of
+ * dependent adds (one sum, one token after another) ran at twice the
+ * memory's speed and held the step to 0.63 of it.
  *
  * The including file defines vf, VW, vf_sum, vf_exp2 (as for tile_body.h),
  * DECODE_HEADS (1 to 4) and DECODE_ITEM, the function's name. */
@@ -18,9 +21,12 @@
 #include "status.h"
 #include "vec_ops.h"
 
-/* q: (DECODE_HEADS, dh), 4 key rows from k (kld apart) -> S: rows of
- * DECODE_BLOCK, S[a][b] = q_a . k_b */
-INLINE void score_block(const float *q, const float *k, size_t kld, size_t dh, float *S)
+/* q: (heads, dh), 4 key rows from k (kld apart) -> S: rows of
+ * DECODE_BLOCK, S[a][b] = q_a . k_b. heads (1 or DECODE_HEADS) is a
+ * constant where this is inlined, so acc stays in registers: 4 * heads
+ * independent sums, one horizontal sum each at the end. */
+INLINE void score_block(const float *q, const float *k, size_t kld, size_t dh, float *S,
+                        int heads)
 {
     vf acc[DECODE_HEADS][4] = {{{0}}};
     size_t d = 0;
@@ -30,7 +36,7 @@ INLINE void score_block(const float *q, const float *k, size_t kld, size_t dh, f
         for (int b = 0; b < 4; b++)
             kv[b] = vload(k + b * kld + d);
 #pragma GCC unroll 4
-        for (int a = 0; a < DECODE_HEADS; a++) {
+        for (int a = 0; a < heads; a++) {
             vf qa = vload(q + a * dh + d);
 #pragma GCC unroll 4
             for (int b = 0; b < 4; b++)
@@ -38,7 +44,7 @@ INLINE void score_block(const float *q, const float *k, size_t kld, size_t dh, f
         }
     }
 #pragma GCC unroll 4
-    for (int a = 0; a < DECODE_HEADS; a++)
+    for (int a = 0; a < heads; a++)
 #pragma GCC unroll 4
         for (int b = 0; b < 4; b++) {
             float sum = vf_sum(acc[a][b]);
@@ -48,25 +54,32 @@ INLINE void score_block(const float *q, const float *k, size_t kld, size_t dh, f
         }
 }
 
-/* tokens t0 .. t0+n-1 -> S: (H, DECODE_BLOCK) base-2 scores */
+/* heads h..h+heads-1 (one key-value head's), n key rows from k -> their
+ * rows of S: 4 tokens at a time, then one by one */
+INLINE void score_heads(const decode_job *j, size_t h, int heads, const float *k, size_t n,
+                        float *S)
+{
+    size_t dh = j->s->dh, kld = j->s->Hkv * dh, i = 0;
+    for (; i + 4 <= n; i += 4)
+        score_block(j->q + h * dh, k + i * kld, kld, dh, S + h * DECODE_BLOCK + i, heads);
+    for (; i < n; i++)
+        for (size_t a = h; a < h + (size_t)heads; a++)
+            S[a * DECODE_BLOCK + i] = vdot(j->q + a * dh, k + i * kld, dh);
+}
+
+/* tokens t0 .. t0+n-1 -> S: (H, DECODE_BLOCK) base-2 scores, in register
+ * blocks of DECODE_HEADS heads sharing a key-value head, then single heads */
 INLINE void decode_scores(const decode_job *j, size_t t0, size_t n, float *S)
 {
     const attn_decode_shape *s = j->s;
-    size_t G = s->H / s->Hkv, kld = s->Hkv * s->dh;
+    size_t G = s->H / s->Hkv;
     for (size_t g = 0; g < s->Hkv; g++) {
         const float *k = j->K + (t0 * s->Hkv + g) * s->dh;
-        size_t h = g * G, end = h + G, i = 0;
-        for (; h + DECODE_HEADS <= end; h += DECODE_HEADS) {
-            for (i = 0; i + 4 <= n; i += 4)
-                score_block(j->q + h * s->dh, k + i * kld, kld, s->dh,
-                            S + h * DECODE_BLOCK + i);
-            for (; i < n; i++)
-                for (size_t a = h; a < h + DECODE_HEADS; a++)
-                    S[a * DECODE_BLOCK + i] = vdot(j->q + a * s->dh, k + i * kld, s->dh);
-        }
+        size_t h = g * G, end = h + G;
+        for (; h + DECODE_HEADS <= end; h += DECODE_HEADS)
+            score_heads(j, h, DECODE_HEADS, k, n, S);
         for (; h < end; h++)
-            for (i = 0; i < n; i++)
-                S[h * DECODE_BLOCK + i] = vdot(j->q + h * s->dh, k + i * kld, s->dh);
+            score_heads(j, h, 1, k, n, S);
     }
 }
 
@@ -78,7 +91,7 @@ INLINE void decode_softmax(const attn_decode_shape *s, float *S, size_t n, float
     for (size_t h = 0; h < s->H; h++) {
         float m_new = m[h];
         for (size_t i = 0; i < n; i++)
-            m_new = fmaxf(m_new, S[h * DECODE_BLOCK + i]);
+            m_new = S[h * DECODE_BLOCK + i] > m_new ? S[h * DECODE_BLOCK + i] : m_new;
         float alpha = exp2f(m[h] - m_new);
         l[h] = alpha * l[h] + vexp2_shifted(S + h * DECODE_BLOCK, n, m_new);
         m[h] = m_new;
@@ -87,40 +100,56 @@ INLINE void decode_softmax(const attn_decode_shape *s, float *S, size_t n, float
     }
 }
 
-/* DECODE_HEADS heads' weights S (rows of DECODE_BLOCK), n value rows from v
- * (vld apart) -> acc rows (dh apart) += the weighted sum, on 4 vectors of
- * columns: the register block that reuses each value vector loaded */
-INLINE void value_block(const float *S, const float *v, size_t vld, size_t n, float *acc,
-                        size_t dh)
+/* token i's value row (4 vectors of columns from v) times each head's
+ * weight in S -> added to the heads' register sums a */
+INLINE void value_token(const float *S, const float *v, size_t i, int heads,
+                        vf a[DECODE_HEADS][4])
 {
-    vf a[DECODE_HEADS][4];
+    vf vv[4];
 #pragma GCC unroll 4
-    for (int h = 0; h < DECODE_HEADS; h++)
+    for (int x = 0; x < 4; x++)
+        vv[x] = vload(v + x * VW);
+#pragma GCC unroll 4
+    for (int h = 0; h < heads; h++) {
+        float w = S[h * DECODE_BLOCK + i];
+#pragma GCC unroll 4
+        for (int x = 0; x < 4; x++)
+            a[h][x] += w * vv[x];
+    }
+}
+
+/* heads' weights S (rows of DECODE_BLOCK), n value rows from v (vld apart)
+ * -> acc rows (dh apart) += the weighted sum, on 4 vectors of columns: the
+ * register block that reuses each value vector loaded. heads (1 or
+ * DECODE_HEADS) is a constant where this is inlined; a single head sums odd
+ * and even tokens apart, so that 8 sums are in flight, not 4. */
+INLINE void value_block(const float *S, const float *v, size_t vld, size_t n, float *acc,
+                        size_t dh, int heads)
+{
+    vf a[DECODE_HEADS][4], b[DECODE_HEADS][4] = {{{0}}};
+#pragma GCC unroll 4
+    for (int h = 0; h < heads; h++)
 #pragma GCC unroll 4
         for (int x = 0; x < 4; x++)
             a[h][x] = vload(acc + h * dh + x * VW);
-    for (size_t i = 0; i < n; i++) {
-        vf vv[4];
-#pragma GCC unroll 4
-        for (int x = 0; x < 4; x++)
-            vv[x] = vload(v + i * vld + x * VW);
-#pragma GCC unroll 4
-        for (int h = 0; h < DECODE_HEADS; h++) {
-            float w = S[h * DECODE_BLOCK + i];
-#pragma GCC unroll 4
-            for (int x = 0; x < 4; x++)
-                a[h][x] += w * vv[x];
+    size_t i = 0;
+    if (heads == 1)
+        for (; i + 2 <= n; i += 2) {
+            value_token(S, v + i * vld, i, heads, a);
+            value_token(S, v + (i + 1) * vld, i + 1, heads, b);
         }
-    }
+    for (; i < n; i++)
+        value_token(S, v + i * vld, i, heads, a);
 #pragma GCC unroll 4
-    for (int h = 0; h < DECODE_HEADS; h++)
+    for (int h = 0; h < heads; h++)
 #pragma GCC unroll 4
         for (int x = 0; x < 4; x++)
-            vstore(acc + h * dh + x * VW, a[h][x]);
+            vstore(acc + h * dh + x * VW, a[h][x] + b[h][x]);
 }
 
 /* heads h..end of one key-value head, columns d0..dh, tokens 0..n-1 of v ->
- * acc += the weighted sums, one token at a time (what the blocks leave) */
+ * acc += the weighted sums, one token at a time (the columns the blocks
+ * leave) */
 INLINE void value_rows(const float *S, const float *v, size_t vld, size_t n, float *acc,
                        size_t dh, size_t h, size_t end, size_t d0)
 {
@@ -136,12 +165,16 @@ INLINE void decode_values(const decode_job *j, size_t t0, size_t n, const float 
     size_t G = s->H / s->Hkv, vld = s->Hkv * s->dh, cols = s->dh / (4 * VW) * 4 * VW;
     for (size_t g = 0; g < s->Hkv; g++) {
         const float *v = j->V + (t0 * s->Hkv + g) * s->dh;
-        size_t h0 = g * G, end = h0 + G, blocked = h0 + G / DECODE_HEADS * DECODE_HEADS;
-        for (size_t d0 = 0; d0 < cols; d0 += 4 * VW) /* the same value columns for all heads */
-            for (size_t h = h0; h < blocked; h += DECODE_HEADS)
-                value_block(S + h * DECODE_BLOCK, v + d0, vld, n, acc + h * s->dh + d0, s->dh);
-        value_rows(S, v, vld, n, acc, s->dh, h0, blocked, cols);
-        value_rows(S, v, vld, n, acc, s->dh, blocked, end, 0);
+        size_t h0 = g * G, end = h0 + G;
+        for (size_t d0 = 0; d0 < cols; d0 += 4 * VW) { /* the same value columns for all heads */
+            size_t h = h0;
+            for (; h + DECODE_HEADS <= end; h += DECODE_HEADS)
+                value_block(S + h * DECODE_BLOCK, v + d0, vld, n, acc + h * s->dh + d0, s->dh,
+                            DECODE_HEADS);
+            for (; h < end; h++)
+                value_block(S + h * DECODE_BLOCK, v + d0, vld, n, acc + h * s->dh + d0, s->dh, 1);
+        }
+        value_rows(S, v, vld, n, acc, s->dh, h0, end, cols);
     }
 }
 

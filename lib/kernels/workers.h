@@ -1,6 +1,8 @@
 /* Both cores (or all of them): run n independent work items on a few POSIX
  * threads that take the next item from a shared counter, so items of uneven
- * cost balance themselves. The calling thread works too. */
+ * cost balance themselves. The calling thread works too. The helper threads
+ * are started by the first run that needs them and kept asleep between
+ * runs (workers.c). */
 #ifndef INVENT_WORKERS_H
 #define INVENT_WORKERS_H
 
