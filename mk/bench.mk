@@ -18,7 +18,7 @@ bench-framework: ## time PyTorch's and ONNX Runtime's CPU attention beside ours,
 	if [ -n "$$py" ]; then \
 	    $(MAKE) -s --no-print-directory $(BENCH) && "$$py" bench/framework.py $(BENCH) $(BUILD); \
 	else \
-	    echo "bench-framework: skipped (no python3 with numpy and torch; see bench/README-section.md)"; \
+	    echo "bench-framework: skipped (no python3 with numpy and torch; see the README, Benchmarks)"; \
 	fi
 
 # make test: the benchmark builds with -Werror and runs on tiny sizes.
