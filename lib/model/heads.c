@@ -220,9 +220,9 @@ static int backward_shapes_fit(const mha_weights *w, const gsl_matrix *X, const 
            s->attn->size2 == T;
 }
 
-/* head j of the additive score: dC_j -> dQ_j, dK_j, dV_j, and g's b_j and v_j */
-static int additive_head_backward(const mha_weights *w, const mha_trace *tr, size_t j,
-                                  mha_weights *g, mha_work *s)
+/* head j: dC_j -> dQ_j, dK_j, dV_j += (and g's b_j, v_j += with the additive score) */
+static int head_backward(const mha_weights *w, const mha_trace *tr, size_t j, mha_weights *g,
+                         mha_work *s)
 {
     size_t H = w->heads, T = tr->Q->size1;
     _gsl_matrix_const_view Q = heads_const_columns(tr->Q, H, j),
@@ -232,6 +232,9 @@ static int additive_head_backward(const mha_weights *w, const mha_trace *tr, siz
                            dO = heads_const_columns(s->dC, H, j);
     gsl_matrix_view dQ = heads_columns(s->dQ, H, j), dK = heads_columns(s->dK, H, j),
                     dV = heads_columns(s->dV, H, j);
+    if (!w->additive)
+        return attn_backward(&Q.matrix, &K.matrix, &V.matrix, 1.0 / sqrt((double)Q.matrix.size2),
+                             &A.matrix, &dO.matrix, &dQ.matrix, &dK.matrix, &dV.matrix, s->attn);
     gsl_vector_const_view b = gsl_matrix_const_row(w->additive->b, j),
                           v = gsl_matrix_const_row(w->additive->v, j);
     gsl_vector_view db = gsl_matrix_row(g->additive->b, j), dv = gsl_matrix_row(g->additive->v, j);
@@ -244,26 +247,9 @@ static int additive_head_backward(const mha_weights *w, const mha_trace *tr, siz
 static int heads_backward(const mha_weights *w, const mha_trace *tr, mha_weights *g,
                           mha_work *s)
 {
-    if (w->additive) {
-        int status = g->additive ? INVENT_OK : INVENT_ESHAPE;
-        for (size_t j = 0; j < w->heads && status == INVENT_OK; j++)
-            status = additive_head_backward(w, tr, j, g, s);
-        return status;
-    }
-    size_t H = w->heads, T = tr->Q->size1;
-    double scale = 1.0 / sqrt((double)(tr->Q->size2 / H));
-    int status = INVENT_OK;
-    for (size_t j = 0; j < H && status == INVENT_OK; j++) {
-        _gsl_matrix_const_view Q = heads_const_columns(tr->Q, H, j),
-                               K = heads_const_columns(tr->K, H, j),
-                               V = heads_const_columns(tr->V, H, j),
-                               A = gsl_matrix_const_submatrix(tr->A, j * T, 0, T, T),
-                               dO = heads_const_columns(s->dC, H, j);
-        gsl_matrix_view dQ = heads_columns(s->dQ, H, j), dK = heads_columns(s->dK, H, j),
-                        dV = heads_columns(s->dV, H, j);
-        status = attn_backward(&Q.matrix, &K.matrix, &V.matrix, scale, &A.matrix, &dO.matrix,
-                               &dQ.matrix, &dK.matrix, &dV.matrix, s->attn);
-    }
+    int status = !w->additive || g->additive ? INVENT_OK : INVENT_ESHAPE;
+    for (size_t j = 0; j < w->heads && status == INVENT_OK; j++)
+        status = head_backward(w, tr, j, g, s);
     return status;
 }
 
