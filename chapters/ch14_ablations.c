@@ -287,8 +287,10 @@ static void train_all(run *r)
     t0 = stopwatch_now();
     chapter_must(workers_run(r->s->seeds, workers_count(), clock_item, r), "training on the clock");
     report_text(r->o, "The recurrent model again, for %zu steps: the full model's time at "
-                "%.1f times the recurrent model's speed, measured above on this machine (%.1f s).",
-                r->clock_steps, ratio, stopwatch_now() - t0);
+                "%.1f times the recurrent model's speed, measured above on this machine (%.1f s). "
+                "The step count follows this machine's timings, so this row ('RNN, clock') is not "
+                "reproducible, and no claim rests on it.", r->clock_steps, ratio,
+                stopwatch_now() - t0);
 }
 
 /* ------------------------------------------------------------------- results */
@@ -423,7 +425,20 @@ static void plot_bars(const run *r)
 #define LOWER 0.01 /* nats: the same for "lower at every seed" (A1) */
 #define HIGHER 0.02 /* nats: the same for "higher at every seed" (A3, A4 with --full) */
 
-/* A1, A2, A7: a direction that every seed shows, each against a model that shows the other */
+/* ablation a within WITHIN of the full model, against a model that learned nothing */
+static void within_claim(const run *r, const char *id, ablation a)
+{
+    double nothing = gsl_stats_mean(r->untrained->data, 1, r->s->seeds) - row_mean(r->loss, 0);
+    char what[120];
+    snprintf(what, sizeof what, "%s: held-out loss within %.2f nats of the full model "
+             "(|mean paired difference|)", ablation_name(a), WITHIN);
+    check_at_most(id, what, fabs(row_mean(r->loss, a) - row_mean(r->loss, 0)), WITHIN);
+    check_control(id, "the full model before training (a model that learned nothing)");
+    check_at_most(id, NULL, fabs(nothing), WITHIN);
+}
+
+/* A1, A2 (--full), A7: a direction that every seed shows, each against a model that shows
+ * the other; quick, A2 is a bound (within_claim) */
 static void direction_claims(const run *r)
 {
     double plo, phi, mlo, mhi;
@@ -434,15 +449,21 @@ static void direction_claims(const run *r)
                 "the start it is noise added to every input that the model must first learn to "
                 "use or to ignore; within a short budget the model without it is ahead. The "
                 "mask: a model trained seeing the next character learns to read it off, and "
-                "loses that crutch when evaluated causally.");
+                "loses that crutch when evaluated causally; within the quick run's 120 steps "
+                "that loss is not yet there at every seed (seeds 7, 10, 11, 16 and 20 of 1-20 "
+                "show a paired difference below 0.03 nats at one seed of the pair), so the quick "
+                "run claims only a bound and --full the direction.");
     check_at_most("A1", "without positions the held-out loss is lower at every seed, at this "
                   "budget (largest paired difference, nats)", phi, -LOWER);
     check_control("A1", "the same test on the model trained without the mask");
     check_at_most("A1", NULL, mhi, -LOWER);
-    check_at_least("A2", "trained without the mask, the held-out (causal) loss is higher at "
-                   "every seed (smallest paired difference)", mlo, APART);
-    check_control("A2", "the same test on the model without positions");
-    check_at_least("A2", NULL, plo, APART);
+    if (r->s->full) {
+        check_at_least("A2", "trained without the mask, the held-out (causal) loss is higher "
+                       "at every seed (smallest paired difference)", mlo, APART);
+        check_control("A2", "the same test on the model without positions");
+        check_at_least("A2", NULL, plo, APART);
+    } else /* 120 steps: at some seeds the leak has not yet cost the causal loss */
+        within_claim(r, "A2", ABL_NO_MASK);
     gsl_vector_const_view leak = gsl_matrix_const_row(r->leak, 0);
     gsl_vector_const_view full = gsl_matrix_const_row(r->leak, 1);
     check_at_least("A7", "the leak: trained without the mask, the model predicts training text "
@@ -466,35 +487,43 @@ static void higher_claim(const run *r, const char *id, ablation a)
     check_at_least(id, NULL, hlo, HIGHER);
 }
 
-/* A3-A6, A8, A9: within WITHIN of the full model, against a model that learned nothing
- * (with --full, A3 and A4 are measured apart: higher_claim) */
+/* A3-A6, A8: within WITHIN of the full model (with --full, A3 and A4 are
+ * measured apart: higher_claim) */
 static void within_claims(const run *r)
 {
     static const struct { const char *id; ablation a; } claim[] = {
         {"A3", ABL_NO_SCALE}, {"A4", ABL_NO_MLP}, {"A5", ABL_ONE_HEAD}, {"A6", ABL_NO_WO},
-        {"A8", ABL_FREE_A}, {"A9", ABL_ADDITIVE}};
-    double nothing = gsl_stats_mean(r->untrained->data, 1, r->s->seeds) - row_mean(r->loss, 0);
+        {"A8", ABL_FREE_A}};
     for (size_t k = 0; k < sizeof claim / sizeof claim[0]; k++) {
-        if (r->s->full && (claim[k].a == ABL_NO_SCALE || claim[k].a == ABL_NO_MLP)) {
+        if (r->s->full && (claim[k].a == ABL_NO_SCALE || claim[k].a == ABL_NO_MLP))
             higher_claim(r, claim[k].id, claim[k].a);
-            continue;
-        }
-        char what[120];
-        snprintf(what, sizeof what, "%s: held-out loss within %.2f nats of the full model "
-                 "(|mean paired difference|)", ablation_name(claim[k].a), WITHIN);
-        check_at_most(claim[k].id, what, fabs(row_mean(r->loss, claim[k].a) - row_mean(r->loss, 0)),
-                      WITHIN);
-        check_control(claim[k].id, "the full model before training (a model that learned nothing)");
-        check_at_most(claim[k].id, NULL, fabs(nothing), WITHIN);
+        else
+            within_claim(r, claim[k].id, claim[k].a);
     }
 }
 
-/* A10: the recurrent model against the full model at the same steps and batches */
-static void recurrent_claim(const run *r)
+/* A9, the additive score, and A10, the recurrent model, each against the full model */
+static void larger_claims(const run *r)
 {
-    double lo, hi, mlo, mhi;
+    double alo, ahi, lo, hi, mlo, mhi;
+    paired(r, ABL_ADDITIVE, &alo, &ahi);
     paired(r, RECURRENT, &lo, &hi);
     paired(r, ABL_NO_MASK, &mlo, &mhi);
+    report_text(r->o, "The additive score, with its bias, trains to within %.3f .. %+.3f nats of "
+                "the product here (paired), while a run takes %.1f times as long: r tanh units "
+                "per pair against r multiply-adds. On this text, chapter 4's reason to prefer "
+                "the product is its cost, not what it can learn.", alo, ahi,
+                row_mean(r->clock, ABL_ADDITIVE) / row_mean(r->clock, ABL_FULL));
+    within_claim(r, "A9", ABL_ADDITIVE);
+    report_text(r->o, "The recurrent model is %.3f .. %.3f nats below the full model (paired): at "
+                "these sizes and this budget chapter 1's cell learns more per step than the "
+                "Transformer that replaced it. The derivation's case for attention is not a lower "
+                "loss at a small fixed budget: it is a state that need not hold the whole past "
+                "(chapter 1), which windows of %zu characters barely test, and work that runs "
+                "over every position at once (chapter 11), which a double-precision model run one "
+                "sequence at a time on two cores does not show (seconds per run in the table). "
+                "The claim is the measured direction, at this budget and size only.", -hi, -lo,
+                r->s->context);
     check_at_most("A10", "chapter 1's recurrent cell at the full model's parameter count, same "
                   "steps and batches: the held-out loss is lower at every seed (largest paired "
                   "difference, nats)", hi, -LOWER);
@@ -614,7 +643,7 @@ int main(int argc, char **argv)
     plot_bars(&r);
     direction_claims(&r);
     within_claims(&r);
-    recurrent_claim(&r);
+    larger_claims(&r);
     scope_close(sc);
     return chapter_end();
 }
