@@ -15,11 +15,8 @@
 #include <stdlib.h>
 
 #include "bench.h"
+#include "decode_ledger.h"
 
-#define LEDGER_FUNCS 20 /* score functions (heads) of the ledger's setting */
-#define LEDGER_D 1000   /* size of a token vector */
-#define LEDGER_R 200    /* size of a factored key (and folded value) */
-#define LEDGER_LAYERS 50
 #define MAX_T 16
 
 size_t bench_arena_bytes(const bench_sizes *z)
@@ -27,7 +24,7 @@ size_t bench_arena_bytes(const bench_sizes *z)
     if (z->cold_mib)
         return z->cold_mib << 20;
     size_t sweep = 2 * 2 * z->decode_tmax * z->heads * z->dh * sizeof(float); /* two copies */
-    size_t ledger = 2 * z->ledger_tokens * LEDGER_FUNCS * LEDGER_D * sizeof(float);
+    size_t ledger = decode_ledger_floats(z->ledger_tokens) * sizeof(float);
     size_t bytes = 4 * cpu_cache_bytes(3);
     bytes = bytes > ((size_t)256 << 20) ? bytes : (size_t)256 << 20;
     bytes = bytes > sweep ? bytes : sweep;
@@ -91,29 +88,6 @@ static int decode_sweep(const invent_opts *o, const bench_sizes *z, const float 
     return status;
 }
 
-/* the ledger's three caches, one layer of ledger_tokens tokens -> points */
-static int ledger_points(const bench_sizes *z, const float *arena, size_t n,
-                         attn_decode_shape s[3], decode_point pt[3])
-{
-    const size_t Hkv[3] = {LEDGER_FUNCS, LEDGER_FUNCS, 1}, dh[3] = {LEDGER_D, LEDGER_R, LEDGER_D};
-    int status = INVENT_OK;
-    for (int i = 0; i < 3 && status == INVENT_OK; i++) {
-        s[i] = (attn_decode_shape){z->ledger_tokens, LEDGER_FUNCS, Hkv[i], dh[i],
-                                   (float)(1.0 / sqrt((double)dh[i]))};
-        status = decode_measure(&s[i], i == 2, arena, n, (int)z->rounds, &pt[i]);
-    }
-    return status;
-}
-
-/* what limits one ledger step: its time if it ran at the same-run memory
- * bandwidth or at the peak multiply-add rate, whichever is longer (the
- * roofline) -> ms */
-static double roofline_ms(const attn_decode_shape *s, const decode_point *p, double peak)
-{
-    double flop = 4.0 * (double)s->T * (double)(s->H * s->dh);
-    return 1e3 * fmax(p->bytes / (p->bandwidth_gbps * 1e9), flop / (peak * 1e9));
-}
-
 /* the ledger's three points -> their table and bench.csv rows */
 static void ledger_table(const invent_opts *o, const bench_sizes *z, const attn_decode_shape *s,
                          const decode_point *pt, double peak, FILE *csv)
@@ -128,23 +102,13 @@ static void ledger_table(const invent_opts *o, const bench_sizes *z, const attn_
     for (int i = 0; i < 3; i++) {
         bench_row c = decode_row("ledger", kernel[i], &s[i], &pt[i], (int)z->rounds);
         c.of_peak_fma = c.gflops / peak;
+        double bound = decode_ledger_bound_ms(&s[i], &pt[i], peak);
         report_line(o, "%-39s %8.1f %9.3f %5.0f%% %8.1f %6.0f%% %9.3f %8.2fx %7.1fx %7.1fx",
                     what[i], pt[i].bytes / 1e6, pt[i].ms, 100 * pt[i].share, c.gflops,
-                    100 * c.of_peak_fma, roofline_ms(&s[i], &pt[i], peak), pt[0].ms / pt[i].ms,
-                    pt[0].bytes / pt[i].bytes,
-                    roofline_ms(&s[0], &pt[0], peak) / roofline_ms(&s[i], &pt[i], peak));
+                    100 * c.of_peak_fma, bound, pt[0].ms / pt[i].ms, pt[0].bytes / pt[i].bytes,
+                    decode_ledger_bound_ms(&s[0], &pt[0], peak) / bound);
         bench_csv_row(csv, &c);
     }
-}
-
-/* FLOP per byte of a step, of the machine (peak / bandwidth) -> what
- * bounds the step, in words; within a factor of two both do */
-static const char *regime(double intensity, double balance)
-{
-    if (intensity > 2.0 * balance)
-        return "arithmetic, not memory, bounds it";
-    return intensity < 0.5 * balance ? "memory still bounds it"
-                                     : "near it, memory and arithmetic both bound it";
 }
 
 /* the ledger's three caches -> their table, rows and a paragraph */
@@ -154,14 +118,14 @@ static int decode_ledger(const invent_opts *o, const bench_sizes *z, const float
     attn_decode_shape s[3];
     decode_point pt[3];
     double peak;
-    int status = ledger_points(z, arena, n, s, pt);
+    int status = decode_ledger_measure(z->ledger_tokens, arena, n, (int)z->rounds, s, pt);
     if (status == INVENT_OK)
         status = machine_fma_peak(0.1, &peak);
     if (status != INVENT_OK)
         return status;
     ledger_table(o, z, s, pt, peak, csv);
     double balance = peak / pt[2].bandwidth_gbps;
-    double intensity = 4.0 * (double)(s[2].T * s[2].H * s[2].dh) / pt[2].bytes;
+    double intensity = decode_ledger_flop(&s[2]) / pt[2].bytes;
     double gflops = intensity * pt[2].bytes / pt[2].ms / 1e6;
     report_text(o, "Per token through all %d layers of the ledger's model: %.0f ms, %.0f ms and "
                    "%.0f ms. Bound: the time at the same-run bandwidth or at the peak "
@@ -174,9 +138,10 @@ static int decode_ledger(const invent_opts *o, const bench_sizes *z, const float
                    "kernel reaches %.0f%% of the peak multiply-add rate.",
                 LEDGER_LAYERS, LEDGER_LAYERS * pt[0].ms, LEDGER_LAYERS * pt[1].ms,
                 LEDGER_LAYERS * pt[2].ms, peak, pt[0].bytes / pt[1].bytes, pt[0].ms / pt[1].ms,
-                pt[0].bytes / pt[2].bytes, intensity, balance, regime(intensity, balance),
-                pt[0].ms / pt[2].ms,
-                roofline_ms(&s[0], &pt[0], peak) / roofline_ms(&s[2], &pt[2], peak),
+                pt[0].bytes / pt[2].bytes, intensity, balance,
+                decode_ledger_regime(intensity, balance), pt[0].ms / pt[2].ms,
+                decode_ledger_bound_ms(&s[0], &pt[0], peak) /
+                    decode_ledger_bound_ms(&s[2], &pt[2], peak),
                 100 * gflops / peak);
     return INVENT_OK;
 }

@@ -16,8 +16,6 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include <gsl/gsl_linalg.h>
-
 #include "invent.h"
 
 typedef struct {
@@ -124,16 +122,12 @@ static samples sample_families(const sizes *s, const function_bank *full,
 }
 
 /* W: (N, d^2), N >= d^2 -> how many dimensions the sampled weights span. The
- * singular values come from one-sided Jacobi, which keeps exact zeros exact:
- * linalg_singular_values (GSL's Golub-Reinsch) can return garbage without an
- * error on a matrix with many zero columns, such as the diagonal family's. */
+ * singular values come from one-sided Jacobi (jacobi_svd.h), which keeps
+ * exact zeros exact, as the diagonal family's many zero columns need. */
 static size_t span(const gsl_matrix *W, scope *sc)
 {
-    gsl_matrix *A = scope_keep_matrix(sc, mat_clone(W));
-    gsl_matrix *V = scope_matrix(sc, W->size2, W->size2);
     gsl_vector *sv = scope_vector(sc, W->size2);
-    chapter_must(gsl_linalg_SV_decomp_jacobi(A, V, sv) ? INVENT_ENUMERIC : 0,
-                 "measuring the span of the weights");
+    chapter_must(jacobi_singular_values(W, sv), "measuring the span of the weights");
     return linalg_rank(sv, RANK_RCOND);
 }
 

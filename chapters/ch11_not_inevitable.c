@@ -13,12 +13,18 @@
  * out and reading it back. Computing only some of the scores, as sparse
  * patterns do, cuts the counted work to the listed pairs and, listing every
  * pair, gives the dense output (N1, N3); whether it also cuts the time is
- * measured, not claimed.
+ * measured, not claimed. Last, the cache argument of chapters 5 and 6 at
+ * decode time: the ledger's caches of d and of r per head and of shared
+ * raw tokens read 5 and 40 times fewer bytes (Q1, C1), but the raw tokens
+ * not fewer multiply-adds (C1); how much time each saves is measured
+ * beside its roofline bound, not claimed (--full: the ledger's 5,000
+ * tokens, far beyond the last-level cache).
  */
 #include <gsl/gsl_randist.h>
 #include <math.h>
 #include <stdlib.h>
 
+#include "decode_ledger.h"
 #include "invent.h"
 
 typedef struct {
@@ -27,6 +33,8 @@ typedef struct {
     size_t window;     /* w of the sliding window */
     size_t probe;      /* tokens in the recall probe */
     size_t repeats;    /* timings per T (the fastest counts) */
+    int full;          /* decode: the ledger's setting, far beyond the caches */
+    size_t decode_tokens, decode_mib; /* decode: T of one layer, the arena (0: chosen) */
 } sizes;
 
 #define MAX_POINTS 16
@@ -472,10 +480,12 @@ static const char *paying(const sparse_point *pt, int kind, char *text, size_t s
     int i = SPARSE_POINTS - 1;
     while (i >= 0 && time_ratio(pt, kind, i) >= 1.0)
         i--;
-    double f = kind ? pt[i + 1].block_fraction : pt[i + 1].key_fraction;
-    if (i == SPARSE_POINTS - 1)
+    if (i == SPARSE_POINTS - 1) { /* no slower point: there is no pt[i + 1] to name */
         snprintf(text, size, "are faster than dense at every fraction measured");
-    else if (i < 0)
+        return text;
+    }
+    double f = kind ? pt[i + 1].block_fraction : pt[i + 1].key_fraction;
+    if (i < 0)
         snprintf(text, size, "are never faster than dense, not even at %.1f%% of the scores",
                  100 * f);
     else
@@ -525,6 +535,186 @@ static void sparse_section(const invent_opts *o, gsl_rng *r)
     plot_sparse(o, pt);
 }
 
+/* ------------------------------------------- the cache, read at decode time */
+
+#define DECODE_QUICK_TOKENS 256
+#define DECODE_FULL_TOKENS 5000 /* the ledger's (B3) */
+#define DECODE_QUICK_MIB 48
+
+static const char *decode_names[LEDGER_CACHES] = {"keys+values, d = 1000 per head",
+                                                  "keys+values, r = 200 per head",
+                                                  "raw tokens, d = 1000, shared"};
+
+/* cache 0..2 -> the ledger's bytes for the whole model (B3, Q1, H2, C1):
+ * keys and values per head, or the raw tokens once, 2 bytes a number */
+static double ledger_model_bytes(int cache)
+{
+    attn_decode_shape s = decode_ledger_shape(DECODE_FULL_TOKENS, cache);
+    kvcache_shape shape = {DECODE_FULL_TOKENS, LEDGER_LAYERS, s.Hkv, s.dh, 2};
+    uint64_t bytes;
+    chapter_must(kvcache_bytes(&shape, &bytes), "the ledger's cache bytes");
+    return (decode_ledger_shared(cache) ? 1.0 : 2.0) * (double)bytes;
+}
+
+/* Q1, C1 in bytes: what one decode step reads (attn_decode_bytes, queries
+ * included) shrinks as the ledger's whole-model caches do: by d/r = 5 for r
+ * per head, by 2 x 20 for the raw tokens (within the queries' share H/T). */
+static void check_decode_bytes(const attn_decode_shape *s, const decode_point *pt)
+{
+    double ledger_r = ledger_model_bytes(0) / ledger_model_bytes(1);
+    double ledger_shared = ledger_model_bytes(0) / ledger_model_bytes(2);
+    double tol = (double)s[0].H / (double)s[0].T;
+    check_close("Q1", "keys and values of r = 200 instead of d = 1000: a decode step reads "
+                      "the ledger's 5 times fewer bytes (read d / read r, over 20 GB / 4 GB)",
+                pt[0].bytes / pt[1].bytes / ledger_r, 1.0, 1e-12);
+    check_control("Q1", "the shared raw-token cache in place of r per head");
+    check_close("Q1", NULL, pt[0].bytes / pt[2].bytes / ledger_r, 1.0, 1e-12);
+    char claim[200];
+    snprintf(claim, sizeof claim, "the raw tokens, shared: a decode step reads the ledger's "
+             "40 times fewer bytes than d per head (over 20 GB / 0.5 GB; within H/T = %.3g, "
+             "the queries' share)", tol);
+    check_close("C1", claim, pt[0].bytes / pt[2].bytes / ledger_shared, 1.0, tol);
+    check_control("C1", "keys and values of r = 200 per head in place of the raw tokens");
+    check_close("C1", NULL, pt[0].bytes / pt[1].bytes / ledger_shared, 1.0, tol);
+}
+
+/* C1 in work: the shared cache saves bytes, not multiply-adds; the decode
+ * kernel counts, as it runs on the arena, the same 2 H T d for it as for d
+ * per head. */
+static void check_decode_work(const attn_decode_shape *s, const float *arena)
+{
+    scope *sc = scope_open();
+    float *out = SCOPE_KEEP(sc, malloc(LEDGER_FUNCS * LEDGER_D * sizeof *out), free);
+    attn_cost cost[LEDGER_CACHES];
+    for (int i = 0; i < LEDGER_CACHES; i++) { /* the query: the arena's first numbers */
+        const float *V = decode_ledger_shared(i) ? arena : arena + s[i].T * s[i].Hkv * s[i].dh;
+        chapter_must(attn_decode(&s[i], arena, arena, V, out, &cost[i]), "a decode step");
+    }
+    scope_close(sc);
+    check_equal("C1", "but the same work: the decode kernel counts as many multiply-adds for "
+                      "the shared raw tokens as for d per head", cost[2].madds, cost[0].madds);
+    check_control("C1", "keys and values of r = 200 per head in place of the raw tokens");
+    check_equal("C1", NULL, cost[1].madds, cost[0].madds);
+}
+
+/* -> the arena's MiB: --decode-mib, or at least one cache of d per head,
+ * 48 MiB quick; with --full 4 times the last-level cache and two caches */
+static size_t decode_arena_mib(const sizes *z)
+{
+    size_t cache = (decode_ledger_floats(z->decode_tokens) * sizeof(float) >> 20) + 1;
+    size_t mib = z->full ? 2 * cache : cache;
+    size_t floor = z->full ? 4 * (cpu_cache_bytes(3) >> 20) : DECODE_QUICK_MIB;
+    if (z->decode_mib)
+        return z->decode_mib;
+    return mib > floor ? mib : floor;
+}
+
+/* s, pt: (3) caches, peak GFLOP/s -> the table: bytes, FLOP per byte, time, bound, ratios */
+static void print_decode(const invent_opts *o, const attn_decode_shape *s, const decode_point *pt,
+                         double peak)
+{
+    report_line(o, "%-31s %8s %9s %9s %6s %9s %9s %8s %8s", "cache of one layer", "MB read",
+                "FLOP/byte", "ms/token", "of bw", "bound ms", "speed-up", "bytes /", "bound /");
+    double bound0 = decode_ledger_bound_ms(&s[0], &pt[0], peak);
+    for (int i = 0; i < LEDGER_CACHES; i++) {
+        double bound = decode_ledger_bound_ms(&s[i], &pt[i], peak);
+        report_line(o, "%-31s %8.1f %9.1f %9.3f %5.0f%% %9.3f %8.2fx %7.1fx %7.1fx",
+                    decode_names[i], pt[i].bytes / 1e6, decode_ledger_flop(&s[i]) / pt[i].bytes,
+                    pt[i].ms, 100 * pt[i].share, bound, pt[0].ms / pt[i].ms,
+                    pt[0].bytes / pt[i].bytes, bound0 / bound);
+    }
+}
+
+/* the same -> the figure: each cache's bytes, bound and time as speed-ups over d per head */
+static void plot_decode(const invent_opts *o, const attn_decode_shape *s, const decode_point *pt,
+                        double peak)
+{
+    plot *p = plot_begin(o, "ch11_decode");
+    plot_set(p, "T", (double)s[0].T);
+    plot_set(p, "heads", LEDGER_FUNCS);
+    plot_block(p, "cache  bytes_ratio  bound_ratio  speed_up  (each over d per head)");
+    double bound0 = decode_ledger_bound_ms(&s[0], &pt[0], peak);
+    for (int i = 0; i < LEDGER_CACHES; i++)
+        PLOT_ROW(p, i, pt[0].bytes / pt[i].bytes,
+                 bound0 / decode_ledger_bound_ms(&s[i], &pt[i], peak), pt[0].ms / pt[i].ms);
+    plot_render(p, "ch11_decode.gp");
+}
+
+/* arena: (n) floats -> the three caches measured, with the peak multiply-add rate */
+static void measure_decode(const sizes *z, const float *arena, size_t n, attn_decode_shape *s,
+                           decode_point *pt, double *peak)
+{
+    chapter_must(decode_ledger_measure(z->decode_tokens, arena, n, z->full ? 5 : 3, s, pt),
+                 "the decode timings");
+    chapter_must(machine_fma_peak(0.1, peak), "the peak multiply-add rate");
+}
+
+/* the same -> the measured speed-ups against bytes and bounds, in words */
+static void decode_verdict(const invent_opts *o, const attn_decode_shape *s,
+                           const decode_point *pt, double peak)
+{
+    double bound0 = decode_ledger_bound_ms(&s[0], &pt[0], peak), fpb[LEDGER_CACHES];
+    for (int i = 0; i < LEDGER_CACHES; i++)
+        fpb[i] = decode_ledger_flop(&s[i]) / pt[i].bytes;
+    double balance = peak / pt[2].bandwidth_gbps, bytes_r = pt[0].bytes / pt[1].bytes;
+    double gflops = decode_ledger_flop(&s[2]) / pt[2].ms / 1e6;
+    report_text(o, "Keys and values of r read %.1f times fewer bytes and take %.1f times less "
+                   "time, %.0f%% of what the bytes promise: at %.1f FLOP per byte, against this "
+                   "machine's balance of %.0f (peak / bandwidth, same run), %s. The raw tokens "
+                   "read %.1f times fewer bytes than d per head, but every head works on the "
+                   "same vectors, so the work does not shrink: %.1f FLOP per byte against the "
+                   "balance of %.0f: %s. Measured "
+                   "%.1f times faster than d per head, where the bytes promise %.0f and the "
+                   "bound %.1f; its kernel reaches %.0f%% of the peak multiply-add rate. A "
+                   "token through all %d layers of the ledger's model at this T: %.0f, %.0f "
+                   "and %.0f ms. What a smaller cache buys at decode time is time only while "
+                   "memory bounds the step.",
+                bytes_r, pt[0].ms / pt[1].ms, 100 * pt[0].ms / pt[1].ms / bytes_r, fpb[1],
+                balance, decode_ledger_regime(fpb[1], balance), pt[0].bytes / pt[2].bytes,
+                fpb[2], balance, decode_ledger_regime(fpb[2], balance), pt[0].ms / pt[2].ms,
+                pt[0].bytes / pt[2].bytes, bound0 / decode_ledger_bound_ms(&s[2], &pt[2], peak),
+                100 * gflops / peak, LEDGER_LAYERS, LEDGER_LAYERS * pt[0].ms,
+                LEDGER_LAYERS * pt[1].ms, LEDGER_LAYERS * pt[2].ms);
+}
+
+/* z's decode tokens and arena -> Q1, C1 counted, then the three caches timed */
+static void decode_section(const invent_opts *o, const sizes *z)
+{
+    size_t mib = decode_arena_mib(z), n = (mib << 20) / sizeof(float);
+    double llc = (double)cpu_cache_bytes(3) / 1048576.0;
+    report_section(o, "The cache, read at decode time (Q1, C1)");
+    report_text(o, "Chapters 5 and 6 counted the cache of the ledger's model (20 score "
+                   "functions, d = 1,000, 50 layers, 5,000 tokens): 10 GB of keys and as much "
+                   "of values at d per head (B3, H2), 2 GB each at r = 200 (Q1, H2), 0.5 GB "
+                   "of raw tokens shared by every function (C1). Writing one token at a time, "
+                   "each step reads its whole cache once, so bytes become time. One layer of "
+                   "T = %zu tokens, 20 heads, float32, the caches cycled through %zu MiB, %.2g "
+                   "times the %.0f MiB last-level cache%s. First what is counted:",
+                z->decode_tokens, mib, (double)mib / llc, llc,
+                (double)mib >= 2 * llc ? ", so every step reads memory"
+                                       : ": the caches may partly stay in it, so the shares "
+                                         "below are not of memory bandwidth (--full: the "
+                                         "ledger's 5,000 tokens, far beyond it)");
+    scope *sc = scope_open();
+    float *arena = SCOPE_KEEP(sc, malloc(n * sizeof *arena), free);
+    for (size_t i = 0; i < n; i++) /* written, so that every page is real memory */
+        arena[i] = (float)((double)(i * 37 % 101) / 50.0 - 1.0);
+    attn_decode_shape s[LEDGER_CACHES];
+    decode_point pt[LEDGER_CACHES];
+    double peak;
+    measure_decode(z, arena, n, s, pt, &peak);
+    check_decode_bytes(s, pt);
+    check_decode_work(s, arena);
+    scope_close(sc);
+    report_text(o, "Then what it takes: medians of %d rounds, each beside its bound, the time "
+                   "at the same-run read bandwidth or at the peak multiply-add rate (%.0f "
+                   "GFLOP/s), whichever is longer. A shared machine is noisy: no claim rests "
+                   "on these times.", z->full ? 5 : 3, peak);
+    print_decode(o, s, pt, peak);
+    decode_verdict(o, s, pt, peak);
+    plot_decode(o, s, pt, peak);
+}
+
 static void plot_cost(const invent_opts *o, const sizes *z, const sweep *w)
 {
     plot *p = plot_begin(o, "ch11_cost");
@@ -551,8 +741,25 @@ static void plot_cost(const invent_opts *o, const sizes *z, const sweep *w)
     plot_render(p, "ch11_memory.gp");
 }
 
+/* decode: the default T; T of at least 64 (the tolerance H/T of C1 must
+ * leave r per head, 8 times off, failing) and an arena that holds one
+ * cache of d per head; -> 0, or the exit code of cli_fail */
+static int check_decode_sizes(const invent_opts *o, sizes *z)
+{
+    if (z->decode_tokens == 0)
+        z->decode_tokens = z->full ? DECODE_FULL_TOKENS : DECODE_QUICK_TOKENS;
+    if (z->decode_tokens < 64)
+        return cli_fail(o, "--decode-tokens (%zu) must be 0 or at least 64: below, the "
+                           "queries' share of the bytes read blurs the ratios", z->decode_tokens);
+    size_t cache = decode_ledger_floats(z->decode_tokens) * sizeof(float);
+    if (z->decode_mib && (z->decode_mib << 20) < cache)
+        return cli_fail(o, "--decode-mib (%zu) must hold one cache of d per head: %zu tokens "
+                           "need %zu MiB", z->decode_mib, z->decode_tokens, (cache >> 20) + 1);
+    return 0;
+}
+
 /* the limits between options; -> 0, or the exit code of cli_fail */
-static int check_sizes(const invent_opts *o, const sizes *z)
+static int check_sizes(const invent_opts *o, sizes *z)
 {
     double work = (double)z->repeats * (double)z->tmax * (double)z->tmax * (double)z->heads *
                   (double)z->dh;
@@ -572,7 +779,7 @@ static int check_sizes(const invent_opts *o, const sizes *z)
     if (z->window >= z->tmin || z->window >= z->probe)
         return cli_fail(o, "--window (%zu) must be smaller than --tmin (%zu) and --probe (%zu)",
                         z->window, z->tmin, z->probe);
-    return 0;
+    return check_decode_sizes(o, z);
 }
 
 /* -> nonzero if the dump failed (dump_matrix has said why) */
@@ -594,7 +801,7 @@ static int dump_sweep(const invent_opts *o, const sweep *w)
 int main(int argc, char **argv)
 {
     sizes z = {.tmin = 64, .tmax = 512, .heads = 1, .dh = 64, .window = 32, .probe = 256,
-               .repeats = 3};
+               .repeats = 3, .full = 0, .decode_tokens = 0, .decode_mib = 0};
     const cli_option options[] = {
         {"tmin", CLI_SIZE, &z.tmin, 16, 512,
          "shortest sequence T of the sweep (from 16: below, T(T+1)/2 is far from T^2/2)"},
@@ -609,14 +816,23 @@ int main(int argc, char **argv)
          "tokens in the recall probe (--probe^2 * --dh at most 2^26)"},
         {"repeats", CLI_SIZE, &z.repeats, 1, 50,
          "timings at the longest T, times (tmax/T)^2 at shorter T (the fastest counts)"},
+        {"full", CLI_FLAG, &z.full, 0, 1,
+         "decode at the ledger's setting: 5,000 tokens, caches cycled through 4 times the "
+         "last-level cache and two caches (1.5 GiB here; about 10 s; quick: 256 tokens, 48 MiB)"},
+        {"decode-tokens", CLI_SIZE, &z.decode_tokens, 0, 10000,
+         "decode: tokens T of one layer's cache (0: 256, 5000 with --full; else at least 64)"},
+        {"decode-mib", CLI_SIZE, &z.decode_mib, 0, 4096,
+         "decode: MiB the caches are cycled through (0: chosen; else at least one cache of d "
+         "per head, 2 T 20 1000 floats)"},
     };
     const cli_spec spec = {"ch11", "Chapter 11: what attention costs, a sliding window, and "
                                    "attention without the T x T matrix.",
                            options, (int)(sizeof options / sizeof options[0])};
     invent_opts o;
     int rc = chapter_parse(argc, argv, &spec, &o);
-    if (rc == CLI_RUN)
-        rc = check_sizes(&o, &z);
+    if (rc != CLI_RUN)
+        return rc; /* --help (0) or a refusal */
+    rc = check_sizes(&o, &z);
     if (rc == 0)
         rc = chapter_start(&o, "Chapter 11: why it is not inevitable");
     if (rc != CLI_RUN)
@@ -631,6 +847,7 @@ int main(int argc, char **argv)
     memory_section(&o, &w, workers_count());
     plot_cost(&o, &z, &w);
     sparse_section(&o, r);
+    decode_section(&o, &z);
     scope_close(sc);
     if (dump_failed)
         return CHAPTER_EXIT_RUNTIME;

@@ -1,7 +1,9 @@
 #!/bin/sh
 # The bad-input test (issue 14), run by `make test`:
 #   scripts/bad-input.sh PROGRAM...     (build/chNN_* and build/bench-kernels)
-# 1. Refusals: every row of tests/bad-input/table, plus rows generated from
+# 1. Help: --help exits 0 at once, its text on stdout (from "usage:" to the
+#    --help line, nothing after), nothing on stderr, nothing on disk.
+#    Refusals: every row of tests/bad-input/table, plus rows generated from
 #    each program's --help, must end in its exit status (2) with exactly one
 #    line on stderr, nothing on stdout and nothing created or changed on disk.
 # 2. Write failures: claims to /dev/full, standard output on /dev/full (with
@@ -11,7 +13,7 @@
 # 3. Paths that must work: a quote in every path, paths one character short
 #    of the refused length.
 # 4. Controls: the checks above must catch a program that prints, creates a
-#    file or writes two lines.
+#    file or writes two lines, and a --help that goes on to run.
 # Prints one line per failed case and a summary; exit status 1 if any failed.
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -83,19 +85,25 @@ one_line() {
     { IFS= read -r first && ! IFS= read -r second && [ -z "$second" ]; } <"$1"
 }
 
+# disk_unchanged: appends to why what the last run created, changed or
+# removed in the working directory (the fixture directories' own times
+# aside: a start that fails after opening the claims file removes it again,
+# which touches the directory)
+disk_unchanged() {
+    find "$W" -newer "$T/stamp" ! -path "$W" ! -path "$W/dir" ! -path "$W/ro" >"$T/changed"
+    [ -s "$T/changed" ] && why="$why; created or changed $(head -c 100 "$T/changed")"
+    [ -f "$W/file" ] && [ -p "$W/fifo" ] && [ -f "$W/claims.tsv" ] || why="$why; removed a fixture"
+}
+
 # outcome WANT: sets why to what is wrong with the last run ($got, $T/out,
 # $T/err): empty when it exited WANT with one line on stderr, nothing on
-# stdout, and nothing in the working directory is new or changed (the
-# fixture directories' own times aside: a start that fails after opening
-# the claims file removes it again, which touches the directory)
+# stdout, and nothing in the working directory is new or changed
 outcome() {
     why=""
     [ "$got" = "$1" ] || why="exit $got, want $1"
     [ -s "$T/out" ] && why="$why; printed on stdout"
     one_line "$T/err" || why="$why; not exactly one line on stderr"
-    find "$W" -newer "$T/stamp" ! -path "$W" ! -path "$W/dir" ! -path "$W/ro" >"$T/changed"
-    [ -s "$T/changed" ] && why="$why; created or changed $(head -c 100 "$T/changed")"
-    [ -f "$W/file" ] && [ -p "$W/fifo" ] && [ -f "$W/claims.tsv" ] || why="$why; removed a fixture"
+    disk_unchanged
     why=${why#; }
 }
 
@@ -186,10 +194,28 @@ quick_args() {
     sed -n "s/^quick $(short_name "$1") //p" "$table"
 }
 
+# help_why PROGRAM: sets why to what is wrong with PROGRAM --help, which
+# must print its text and do nothing else (the help case of part 1)
+help_why() {
+    prog=$1 why=""
+    cd "$W" && timeout 20 "$prog" --help >"$T/out" 2>"$T/err" </dev/null
+    got=$?
+    cd "$T" || exit 1
+    [ "$got" = 0 ] || why="exit $got, want 0"
+    [ -s "$T/err" ] && why="$why; printed on stderr"
+    head -1 "$T/out" | grep -q '^usage: ' || why="$why; no usage line first"
+    tail -1 "$T/out" | grep -q '^  --help ' || why="$why; more after the help text"
+    disk_unchanged
+    why=${why#; }
+}
+
 # Part 1 for one program.
 refusals() {
     prog=$1
     echo "$cases $failed $skipped" >"$T/counts"
+    cases=$((cases + 1))
+    help_why "$prog"
+    [ -z "$why" ] || { fail "$(short_name "$prog") --help" "$why"; fixtures; }
     table_rows "$prog"
     options_of "$prog" >"$T/options"
     while read -r name kind def min max; do
@@ -328,8 +354,13 @@ paths_that_work() {
     done
 }
 
-# Part 4: each of these must be caught by `outcome`.
+# Part 4: each of these must be caught by `outcome` or `help_why`.
 controls() {
+    cases=$((cases + 1))
+    printf '#!/bin/sh\nprintf "usage: x\\n  --help  show this help\\nChapter 1\\n"\n' >"$T/runs"
+    chmod +x "$T/runs"
+    help_why "$T/runs"
+    [ -n "$why" ] || fail "control help-runs" "a --help that goes on to run was not noticed"
     prog=$(echo $programs | cut -d' ' -f1)
     for c in help dump lines; do
         cases=$((cases + 1))
@@ -379,4 +410,4 @@ if [ "$failed" -gt 0 ]; then
     exit 1
 fi
 echo "bad-input: $cases cases on $n programs, each refused or failed as it should; \
-3 controls caught; $skipped skipped (as root, or without gnuplot) ($(($(date +%s) - start)) s)"
+4 controls caught; $skipped skipped (as root, or without gnuplot) ($(($(date +%s) - start)) s)"

@@ -7,6 +7,7 @@
 #include "count.h"
 #include "grid.h"
 #include "growth.h"
+#include "jacobi_svd.h"
 #include "linalg.h"
 #include "mat.h"
 #include "npy.h"

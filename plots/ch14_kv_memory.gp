@@ -1,0 +1,34 @@
+# Chapter 14, K3: the last block's most active MLP units read as keys and values.
+# One panel a unit: bars of the characters its value promotes most; the title lists
+# the first four of the contexts (last characters; · a space, ¶ a new line) that fire its key most.
+# caption: The MLP as a key-value memory (Geva et al., 2021): for the most active units of the last block, the validation contexts that fire each unit most (titles: their last characters) and the characters its value vector promotes through the final norm's gain and W_out (bars: change of the logit per unit of activation); the characters that follow a unit's contexts rank high among them.
+# claims: K3
+tick(c) = c eq "%" ? "%%" : c  # a tick label is a format
+cols = 3; rows = int(ceil(units / real(cols)))
+L = 0.07; R = 0.98; B = 0.07; TOP = 0.83; gapx = 0.05; gapy = 0.17
+pw = ((R - L) - (cols - 1) * gapx) / cols
+ph = ((TOP - B) - (rows - 1) * gapy) / rows
+set multiplot title sprintf("Block %d's MLP as a memory: what fires a unit, and what it then predicts", block) font titlefont
+set style fill solid 0.8 noborder
+set boxwidth 0.7
+unset key
+set grid ytics
+set yrange [0:*]
+set xrange [-0.6:7.6]
+set tics font ",14"
+do for [k = 0:units - 1] {
+    r = k / cols; c = k % cols
+    set lmargin at screen L + c * (pw + gapx)
+    set rmargin at screen L + c * (pw + gapx) + pw
+    set tmargin at screen TOP - r * (ph + gapy)
+    set bmargin at screen TOP - r * (ph + gapy) - ph
+    chars = value(sprintf("chars%d", k))
+    fires = value(sprintf("fires%d", k))
+    shortlist = word(fires, 1) . "   " . word(fires, 2) . "   " . word(fires, 3) . "   " . word(fires, 4)
+    set title sprintf("unit %d fires after\n%s ...", value(sprintf("unit%d", k)), shortlist) font ",15" noenhanced
+    set xtics () font ",17"
+    do for [i = 0:7] { set xtics add (tick(word(chars, i + 1)) i) }
+    set ylabel (c == 0 ? "logit change" : "") font ",15"
+    plot data index k using 1:2 with boxes lt (k % 6) + 1
+}
+unset multiplot
