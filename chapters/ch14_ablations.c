@@ -9,11 +9,17 @@
  * W_q^T W_k "trains worse". Here each piece is removed from chapter 13's model and the model is
  * trained again with the same budget (steps, tokens, schedule, initial draw,
  * batch order) over several seeds; the held-out loss, always measured with
- * the causal mask, says what each piece was worth on real text.
+ * the causal mask, says what each piece was worth on real text. Two more
+ * models answer the derivation's larger choices: the additive tanh score with
+ * a bias (Bahdanau et al., 2015) in place of the product (chapter 4 set it
+ * aside, chapter 12's I5 tested it on a toy task), and chapter 1's recurrent
+ * cell at the same parameter count, the model the derivation set out to replace.
  *   A1-A6, A8  one claim per ablation, stating only what the spread supports
  *              (A8: free A);
  *   A7         the leak: trained without the mask, the model predicts training
- *              text better when it sees the future than when it does not.
+ *              text better when it sees the future than when it does not;
+ *   A9         the additive score;
+ *   A10        the recurrent model, at the same steps and tokens.
  * The default is a tiny model and a few hundred steps (seconds); --full
  * trains chapter 13's quick model longer, over more seeds (minutes).
  */
@@ -37,6 +43,7 @@
 #include "jacobi_svd.h"
 #include "kv_memory.h"
 #include "probe.h"
+#include "rnn_lm.h"
 #include "schedule.h"
 #include "workers.h"
 
@@ -50,23 +57,41 @@ typedef struct {
     const char *corpus;
 } settings;
 
+enum { RECURRENT = ABL_COUNT, ON_CLOCK, ROWS }; /* the rows of the table after the ablations */
+
 typedef struct {
     const invent_opts *o;
     const settings *s;
     scope *sc;
     corpus *text;
     size_t *valid, *train;  /* fixed evaluation windows, (windows) each */
-    gsl_matrix *loss;       /* (ABL_COUNT, seeds): held-out loss, causal */
+    gsl_matrix *loss;       /* (ROWS, seeds): held-out loss, causal, of each ablation, the
+                             * recurrent model, and with --full the recurrent model trained
+                             * for the full model's time */
     gsl_matrix *leak;       /* (2, seeds): training-window loss causal minus seeing the
                              * future, of no mask (row 0) and of the full model (row 1) */
     gsl_vector *again;      /* (seeds): the full model again, at other seeds */
     gsl_vector *untrained;  /* (seeds): the full model's held-out loss before training */
-    size_t params[ABL_COUNT]; /* numbers each model trains */
+    gsl_matrix *clock;      /* (ROWS, seeds): seconds each run took (same-clock row unused) */
+    size_t params[ROWS];    /* numbers each model trains */
+    size_t clock_steps;     /* --full: the recurrent model's steps in the full model's time */
     double seconds;
     gpt_weights **trained;  /* (ABL_COUNT): full and free A trained at o->seed, for the inspection */
 } run;
 
 /* ------------------------------------------------------------------ training */
+
+static double row_mean(const gsl_matrix *M, size_t a)
+{
+    gsl_vector_const_view v = gsl_matrix_const_row(M, a);
+    return gsl_stats_mean(v.vector.data, v.vector.stride, v.vector.size);
+}
+
+static double row_sd(const gsl_matrix *M, size_t a)
+{
+    gsl_vector_const_view v = gsl_matrix_const_row(M, a);
+    return v.vector.size > 1 ? gsl_stats_sd(v.vector.data, v.vector.stride, v.vector.size) : 0;
+}
 
 /* the mean loss over the n windows, B at a time; training: see as in training */
 static double mean_loss(const run *r, ablated *m, gpt_trace *tr, const size_t *windows,
@@ -101,6 +126,23 @@ static double leak(const run *r, ablated *m, gpt_trace *tr, size_t *x, size_t *y
     return causal - seeing;
 }
 
+/* t: (n) the trained tensors -> AdamW as chapter 13 sets it, freed with sc */
+static adamw *optimiser(scope *sc, tensor_ref *t, size_t n)
+{
+    adamw *opt = SCOPE_KEEP(sc, calloc(1, sizeof *opt), free);
+    chapter_must(adamw_init(opt, t, n, DECAY), "setting up AdamW");
+    SCOPE_KEEP(sc, opt, adamw_free);
+    opt->beta2 = 0.99;
+    return opt;
+}
+
+/* warm-up over the first tenth of the steps, then cosine decay to a tenth of the peak */
+static lr_schedule schedule(const settings *s, size_t steps)
+{
+    return (lr_schedule){.peak = s->rate, .floor = s->rate / 10, .warmup = steps / 10,
+                         .decay = steps};
+}
+
 /* ablation a trained from seed (its draw and its batches) -> the held-out loss;
  * *params: how many numbers it trains, *before: that loss untrained, *gain:
  * leak() of the trained model */
@@ -118,12 +160,8 @@ static double train_one(const run *r, ablation a, unsigned long seed, size_t *pa
     size_t *x = SCOPE_KEEP(sc, calloc(B * T, sizeof(size_t)), free);
     size_t *y = SCOPE_KEEP(sc, calloc(B * T, sizeof(size_t)), free);
     size_t *starts = SCOPE_KEEP(sc, calloc(B, sizeof(size_t)), free);
-    adamw opt;
-    chapter_must(adamw_init(&opt, m->train, m->n_train, DECAY), "setting up AdamW");
-    SCOPE_KEEP(sc, &opt, adamw_free);
-    opt.beta2 = 0.99;
-    lr_schedule sch = {.peak = s->rate, .floor = s->rate / 10, .warmup = s->steps / 10,
-                       .decay = s->steps};
+    adamw *opt = optimiser(sc, m->train, m->n_train);
+    lr_schedule sch = schedule(s, s->steps);
     *before = mean_loss(r, m, tr, r->valid, 0, x, y);
     for (size_t step = 0; step < s->steps; step++) {
         double loss;
@@ -132,7 +170,7 @@ static double train_one(const run *r, ablation a, unsigned long seed, size_t *pa
         chapter_must(ablated_forward(m, x, y, tr, 1, &loss), "the forward pass");
         chapter_must(ablated_backward(m, x, y, tr), "the backward pass");
         grad_clip(m->train, m->n_train, CLIP);
-        chapter_must(adamw_step(&opt, m->train, m->n_train, lr_at(&sch, step)), "AdamW");
+        chapter_must(adamw_step(opt, m->train, m->n_train, lr_at(&sch, step)), "AdamW");
     }
     *gain = leak(r, m, tr, x, y);
     double held = mean_loss(r, m, tr, r->valid, 0, x, y);
@@ -142,21 +180,85 @@ static double train_one(const run *r, ablation a, unsigned long seed, size_t *pa
     return held;
 }
 
-/* item i of train_all: model i % (ABL_COUNT + 1) (the last: the full model
- * again, at a seed S further on) at seed o->seed + i / (ABL_COUNT + 1) */
+/* the recurrent model's mean loss over the n windows, B at a time */
+static double recurrent_loss(const run *r, const rnn_lm *w, rnn_lm_trace *tr,
+                             const size_t *windows, size_t *x, size_t *y)
+{
+    size_t B = r->s->batch, T = r->s->context, n = r->s->windows;
+    double sum = 0.0;
+    for (size_t i = 0; i + B <= n; i += B) {
+        double loss;
+        corpus_window(r->text, windows + i, B, T, x, y);
+        chapter_must(rnn_lm_forward(w, x, y, tr, &loss), "evaluating");
+        sum += loss;
+    }
+    return sum / (double)(n / B);
+}
+
+/* chapter 1's cell as a character model, sized to the full model's count, trained
+ * for steps from seed -> the held-out loss; *params: how many numbers it trains.
+ * Its weights come from a stream of their own; the batches from seed's stream
+ * after the full model's draw, so that they are the full model's batches. */
+static double train_recurrent(const run *r, unsigned long seed, size_t steps, size_t *params)
+{
+    size_t B = r->s->batch, T = r->s->context, V = r->text->vocab;
+    gpt_shape shape = shape_of(r->s, V);
+    size_t m = rnn_lm_state_for(V, gpt_param_count(&shape));
+    scope *sc = scope_open();
+    gsl_rng *rng = scope_keep_rng(sc, rng_new(seed));
+    SCOPE_KEEP(sc, gpt_new(&shape, rng), gpt_free); /* the full model's draw, not used */
+    rnn_lm *w = SCOPE_KEEP(sc, rnn_lm_new(V, m, scope_keep_rng(sc, rng_new(seed + 1000000))),
+                           rnn_lm_free);
+    rnn_lm *g = SCOPE_KEEP(sc, rnn_lm_new(V, m, NULL), rnn_lm_free);
+    tensor_ref t[RNN_LM_TENSORS];
+    rnn_lm_tensors(w, g, t);
+    *params = rnn_lm_param_count(V, m);
+    rnn_lm_trace *tr = SCOPE_KEEP(sc, rnn_lm_trace_new(w, B, T), rnn_lm_trace_free);
+    size_t *x = SCOPE_KEEP(sc, calloc(B * T, sizeof(size_t)), free);
+    size_t *y = SCOPE_KEEP(sc, calloc(B * T, sizeof(size_t)), free);
+    size_t *starts = SCOPE_KEEP(sc, calloc(B, sizeof(size_t)), free);
+    adamw *opt = optimiser(sc, t, RNN_LM_TENSORS);
+    lr_schedule sch = schedule(r->s, steps);
+    for (size_t step = 0; step < steps; step++) {
+        double loss;
+        chapter_must(corpus_draw(r->text, CORPUS_TRAIN, B, T, rng, starts), "drawing a batch");
+        corpus_window(r->text, starts, B, T, x, y);
+        chapter_must(rnn_lm_forward(w, x, y, tr, &loss), "the forward pass");
+        for (size_t k = 0; k < RNN_LM_TENSORS; k++)
+            memset(t[k].grad, 0, t[k].size * sizeof(double));
+        chapter_must(rnn_lm_backward(w, x, y, tr, g), "the backward pass");
+        grad_clip(t, RNN_LM_TENSORS, CLIP);
+        chapter_must(adamw_step(opt, t, RNN_LM_TENSORS, lr_at(&sch, step)), "AdamW");
+    }
+    double held = recurrent_loss(r, w, tr, r->valid, x, y);
+    scope_close(sc);
+    return held;
+}
+
+#define PER_SEED (ABL_COUNT + 2) /* the ablations, the full model again, the recurrent model */
+
+/* item i of train_all: model i % PER_SEED (ABL_COUNT: the full model again, at a seed
+ * S further on; ABL_COUNT + 1: the recurrent model) at seed o->seed + i / PER_SEED */
 static int train_item(void *ctx, size_t item, int worker)
 {
     (void)worker;
     run *r = ctx;
-    size_t S = r->s->seeds, i = item / (ABL_COUNT + 1), a = item % (ABL_COUNT + 1);
+    size_t S = r->s->seeds, i = item / PER_SEED, a = item % PER_SEED;
     unsigned long seed = r->o->seed + i;
-    double seen, before;
+    double seen, before, t0 = stopwatch_now();
     size_t params;
     if (a == ABL_COUNT) {
         gsl_vector_set(r->again, i, train_one(r, ABL_FULL, seed + S, &params, &before, &seen));
         return INVENT_OK;
     }
+    if (a == ABL_COUNT + 1) {
+        gsl_matrix_set(r->loss, RECURRENT, i,
+                       train_recurrent(r, seed, r->s->steps, &r->params[RECURRENT]));
+        gsl_matrix_set(r->clock, RECURRENT, i, stopwatch_now() - t0);
+        return INVENT_OK;
+    }
     gsl_matrix_set(r->loss, a, i, train_one(r, (ablation)a, seed, &params, &before, &seen));
+    gsl_matrix_set(r->clock, a, i, stopwatch_now() - t0);
     r->params[a] = params; /* the same at every seed */
     if (a == ABL_FULL)
         gsl_vector_set(r->untrained, i, before);
@@ -165,33 +267,45 @@ static int train_item(void *ctx, size_t item, int worker)
     return INVENT_OK;
 }
 
-/* every ablation at seeds o->seed .. + S - 1, the full model again at the next S, on both cores */
+/* --full, item i: the recurrent model at seed o->seed + i, trained clock_steps steps */
+static int clock_item(void *ctx, size_t i, int worker)
+{
+    (void)worker;
+    run *r = ctx;
+    double t0 = stopwatch_now();
+    gsl_matrix_set(r->loss, ON_CLOCK, i,
+                   train_recurrent(r, r->o->seed + i, r->clock_steps, &r->params[ON_CLOCK]));
+    gsl_matrix_set(r->clock, ON_CLOCK, i, stopwatch_now() - t0);
+    return INVENT_OK;
+}
+
+/* every ablation at seeds o->seed .. + S - 1, the full model again at the next S, on both
+ * cores; with --full, the recurrent model again for as long as the full model took */
 static void train_all(run *r)
 {
-    size_t n = (ABL_COUNT + 1) * r->s->seeds;
+    size_t n = PER_SEED * r->s->seeds;
     double t0 = stopwatch_now();
     chapter_must(workers_run(n, workers_count(), train_item, r), "training the models");
     r->seconds = stopwatch_now() - t0;
     report_text(r->o, "%zu models trained in %.1f s (%zu steps of %zu sequences of %zu "
                 "characters each).", n, r->seconds, r->s->steps, r->s->batch, r->s->context);
+    if (!r->s->full)
+        return;
+    double ratio = row_mean(r->clock, ABL_FULL) / row_mean(r->clock, RECURRENT);
+    r->clock_steps = (size_t)((double)r->s->steps * ratio + 0.5);
+    t0 = stopwatch_now();
+    chapter_must(workers_run(r->s->seeds, workers_count(), clock_item, r), "training on the clock");
+    report_text(r->o, "The recurrent model again, for %zu steps: the full model's time at "
+                "%.1f times the recurrent model's speed, measured above on this machine (%.1f s). "
+                "The step count follows this machine's timings, so this row ('RNN, clock') is not "
+                "reproducible, and no claim rests on it.", r->clock_steps, ratio,
+                stopwatch_now() - t0);
 }
 
 /* ------------------------------------------------------------------- results */
 
-static double row_mean(const gsl_matrix *M, size_t a)
-{
-    gsl_vector_const_view v = gsl_matrix_const_row(M, a);
-    return gsl_stats_mean(v.vector.data, v.vector.stride, v.vector.size);
-}
-
-static double row_sd(const gsl_matrix *M, size_t a)
-{
-    gsl_vector_const_view v = gsl_matrix_const_row(M, a);
-    return v.vector.size > 1 ? gsl_stats_sd(v.vector.data, v.vector.stride, v.vector.size) : 0;
-}
-
-/* the paired differences variant - full over the seeds -> their smallest and largest */
-static void paired(const run *r, ablation a, double *lo, double *hi)
+/* the paired differences row a - full over the seeds -> their smallest and largest */
+static void paired(const run *r, size_t a, double *lo, double *hi)
 {
     *lo = INFINITY, *hi = -INFINITY;
     for (size_t i = 0; i < r->s->seeds; i++) {
@@ -201,10 +315,22 @@ static void paired(const run *r, ablation a, double *lo, double *hi)
     }
 }
 
+/* row a of the table -> its model's short name */
+static const char *row_name(size_t a)
+{
+    return a < ABL_COUNT ? ablation_name((ablation)a) : a == RECURRENT ? "recurrent" : "RNN, clock";
+}
+
+/* how many rows the run filled: the same-clock row with --full only */
+static size_t rows_of(const run *r)
+{
+    return r->s->full ? ROWS : ON_CLOCK;
+}
+
 static void setup_text(const run *r)
 {
     const settings *s = r->s;
-    report_section(r->o, "Eight models, one budget");
+    report_section(r->o, "Ten models, one budget");
     report_text(r->o, "This is the %s run%s. Each model below is chapter 13's pre-norm GPT "
                 "(%zu layer%s, width %zu, %zu heads, context %zu) with one piece taken out, "
                 "trained for %zu steps of %zu sequences (AdamW, warm-up and cosine as in "
@@ -217,22 +343,51 @@ static void setup_text(const run *r)
                 s->heads, s->context, s->steps, s->batch, s->rate, s->seeds);
     report_text(r->o, "Held-out loss is always measured with the causal mask, on %zu fixed "
                 "windows from the last tenth of the corpus.", s->windows);
+    gpt_shape shape = shape_of(s, r->text->vocab);
+    size_t m = rnn_lm_state_for(r->text->vocab, gpt_param_count(&shape));
+    report_text(r->o, "'additive' scores each pair with v_j . tanh(q_t + k_s + b_j), r = %zu "
+                "tanh units per head on the same q and k, in place of q_t . k_s / sqrt(r) "
+                "(Bahdanau et al., 2015, with the bias that chapter 12's I5 found it needs). "
+                "'recurrent' is chapter 1's cell h_t = tanh(W h_{t-1} + U x_t) (Elman, 1990) "
+                "with a state of %zu, a character embedding of the same width and a read-out, "
+                "%zu numbers against the full model's %zu, run over each window from a zero "
+                "state and trained through time on the same batches. It is the cell the "
+                "derivation set out to replace, not the strongest recurrent model: a gated cell "
+                "(Hochreiter and Schmidhuber, 1997; Cho et al., 2014) would be expected to do "
+                "at least as well, so where this cell keeps up, a gated one would too, and "
+                "where it falls behind, the gap overstates the case against recurrence.",
+                s->dim / s->heads, m, rnn_lm_param_count(r->text->vocab, m),
+                gpt_param_count(&shape));
+}
+
+/* why 'free A at equal rank' is not a row of its own */
+static void rank_text(const run *r)
+{
+    report_text(r->o, "Free A at equal rank. A d x d matrix of rank at most r is exactly a "
+                "product B C of a d x r and an r x d matrix, and W_q^(j)T W_k^(j) is such a "
+                "product. A free A held to rank r = %zu is therefore the full model itself: "
+                "the same functions, the same parameterisation, the same numbers trained. "
+                "The only arrangement left to compare is the one in the table: A free to full "
+                "rank d = %zu at equal parameters (H d^2 = %zu numbers per block, as many as "
+                "W_q and W_k hold when H = 2), which is 'free A' (A8).",
+                r->s->dim / r->s->heads, r->s->dim, r->s->heads * r->s->dim * r->s->dim);
 }
 
 static void table(const run *r)
 {
     report_section(r->o, "The table");
-    report_line(r->o, "  %-12s %10s %14s %9s %22s", "model", "parameters", "held-out loss",
-                "spread", "minus full, per seed");
-    for (int a = 0; a < ABL_COUNT; a++) {
+    report_line(r->o, "  %-12s %10s %14s %9s %22s %9s", "model", "parameters", "held-out loss",
+                "spread", "minus full, per seed", "s per run");
+    for (size_t a = 0; a < rows_of(r); a++) {
         double lo, hi;
-        paired(r, (ablation)a, &lo, &hi);
-        report_line(r->o, "  %-12s %10zu %14.3f %9.3f %10.3f .. %7.3f", ablation_name((ablation)a),
-                    r->params[a], row_mean(r->loss, a), row_sd(r->loss, a), lo, hi);
+        paired(r, a, &lo, &hi);
+        report_line(r->o, "  %-12s %10zu %14.3f %9.3f %10.3f .. %7.3f %9.1f", row_name(a),
+                    r->params[a], row_mean(r->loss, a), row_sd(r->loss, a), lo, hi,
+                    row_mean(r->clock, a));
     }
-    report_line(r->o, "  %-12s %10s %14.3f %9.3f", "full again", "", 
+    report_line(r->o, "  %-12s %10s %14.3f %9.3f", "full again", "",
                 gsl_stats_mean(r->again->data, 1, r->s->seeds),
-                r->s->seeds > 1 ? gsl_stats_sd(r->again->data, 1, r->s->seeds) : 0.0);
+                gsl_stats_sd(r->again->data, 1, r->s->seeds));
     report_line(r->o, "  training windows, causal minus seeing the future: no mask %.3f, full %.3f",
                 row_mean(r->leak, 0), row_mean(r->leak, 1));
     report_text(r->o, "The paired differences are far tighter than the gap between 'full' and "
@@ -240,7 +395,8 @@ static void table(const run *r)
                 "shared by both members of a pair. A piece whose paired difference changes sign "
                 "over seeds is not shown to matter at this budget; a negative difference means "
                 "the smaller model learned faster within the budget, which says nothing about "
-                "where it would end.");
+                "where it would end. Seconds are wall-clock per run, two runs at a time on "
+                "this machine's cores: a measure of cost on this machine, not a constant.");
 }
 
 /* the bar figure: mean and spread of each model's held-out loss; the axis ends
@@ -251,15 +407,16 @@ static void plot_bars(const run *r)
     double lo = INFINITY, hi = -INFINITY;
     char var[24];
     plot_block(p, "model, mean held-out loss, standard deviation over seeds");
-    for (int a = 0; a < ABL_COUNT; a++) {
+    for (size_t a = 0; a < rows_of(r); a++) {
         double m = row_mean(r->loss, a), sd = row_sd(r->loss, a);
         lo = m - sd < lo ? m - sd : lo;
         hi = a != ABL_NO_MASK && m + sd > hi ? m + sd : hi;
         PLOT_ROW(p, (double)a, m, sd);
-        snprintf(var, sizeof var, "label%d", a);
-        plot_set_text(p, var, ablation_name((ablation)a));
+        snprintf(var, sizeof var, "label%zu", a);
+        plot_set_text(p, var, row_name(a));
     }
     double mask = row_mean(r->loss, ABL_NO_MASK) + row_sd(r->loss, ABL_NO_MASK);
+    plot_set(p, "bars", (double)rows_of(r));
     plot_set(p, "lowest", lo);
     plot_set(p, "highest", mask < hi + 0.3 ? (mask > hi ? mask : hi) : hi + 0.3);
     plot_set(p, "full", row_mean(r->loss, ABL_FULL));
@@ -277,7 +434,20 @@ static void plot_bars(const run *r)
 #define LOWER 0.01 /* nats: the same for "lower at every seed" (A1) */
 #define HIGHER 0.02 /* nats: the same for "higher at every seed" (A3, A4 with --full) */
 
-/* A1, A2, A7: a direction that every seed shows, each against a model that shows the other */
+/* ablation a within WITHIN of the full model, against a model that learned nothing */
+static void within_claim(const run *r, const char *id, ablation a)
+{
+    double nothing = gsl_stats_mean(r->untrained->data, 1, r->s->seeds) - row_mean(r->loss, 0);
+    char what[120];
+    snprintf(what, sizeof what, "%s: held-out loss within %.2f nats of the full model "
+             "(|mean paired difference|)", ablation_name(a), WITHIN);
+    check_at_most(id, what, fabs(row_mean(r->loss, a) - row_mean(r->loss, 0)), WITHIN);
+    check_control(id, "the full model before training (a model that learned nothing)");
+    check_at_most(id, NULL, fabs(nothing), WITHIN);
+}
+
+/* A1, A2 (--full), A7: a direction that every seed shows, each against a model that shows
+ * the other; quick, A2 is a bound (within_claim) */
 static void direction_claims(const run *r)
 {
     double plo, phi, mlo, mhi;
@@ -288,15 +458,21 @@ static void direction_claims(const run *r)
                 "the start it is noise added to every input that the model must first learn to "
                 "use or to ignore; within a short budget the model without it is ahead. The "
                 "mask: a model trained seeing the next character learns to read it off, and "
-                "loses that crutch when evaluated causally.");
+                "loses that crutch when evaluated causally; within the quick run's 120 steps "
+                "that loss is not yet there at every seed (seeds 7, 10, 11, 16 and 20 of 1-20 "
+                "show a paired difference below 0.03 nats at one seed of the pair), so the quick "
+                "run claims only a bound and --full the direction.");
     check_at_most("A1", "without positions the held-out loss is lower at every seed, at this "
                   "budget (largest paired difference, nats)", phi, -LOWER);
     check_control("A1", "the same test on the model trained without the mask");
     check_at_most("A1", NULL, mhi, -LOWER);
-    check_at_least("A2", "trained without the mask, the held-out (causal) loss is higher at "
-                   "every seed (smallest paired difference)", mlo, APART);
-    check_control("A2", "the same test on the model without positions");
-    check_at_least("A2", NULL, plo, APART);
+    if (r->s->full) {
+        check_at_least("A2", "trained without the mask, the held-out (causal) loss is higher "
+                       "at every seed (smallest paired difference)", mlo, APART);
+        check_control("A2", "the same test on the model without positions");
+        check_at_least("A2", NULL, plo, APART);
+    } else /* 120 steps: at some seeds the leak has not yet cost the causal loss */
+        within_claim(r, "A2", ABL_NO_MASK);
     gsl_vector_const_view leak = gsl_matrix_const_row(r->leak, 0);
     gsl_vector_const_view full = gsl_matrix_const_row(r->leak, 1);
     check_at_least("A7", "the leak: trained without the mask, the model predicts training text "
@@ -320,27 +496,48 @@ static void higher_claim(const run *r, const char *id, ablation a)
     check_at_least(id, NULL, hlo, HIGHER);
 }
 
-/* A3-A6, A8: within WITHIN of the full model, against a model that learned nothing
- * (with --full, A3 and A4 are measured apart: higher_claim) */
+/* A3-A6, A8: within WITHIN of the full model (with --full, A3 and A4 are
+ * measured apart: higher_claim) */
 static void within_claims(const run *r)
 {
     static const struct { const char *id; ablation a; } claim[] = {
         {"A3", ABL_NO_SCALE}, {"A4", ABL_NO_MLP}, {"A5", ABL_ONE_HEAD}, {"A6", ABL_NO_WO},
         {"A8", ABL_FREE_A}};
-    double nothing = gsl_stats_mean(r->untrained->data, 1, r->s->seeds) - row_mean(r->loss, 0);
     for (size_t k = 0; k < sizeof claim / sizeof claim[0]; k++) {
-        if (r->s->full && (claim[k].a == ABL_NO_SCALE || claim[k].a == ABL_NO_MLP)) {
+        if (r->s->full && (claim[k].a == ABL_NO_SCALE || claim[k].a == ABL_NO_MLP))
             higher_claim(r, claim[k].id, claim[k].a);
-            continue;
-        }
-        char what[120];
-        snprintf(what, sizeof what, "%s: held-out loss within %.2f nats of the full model "
-                 "(|mean paired difference|)", ablation_name(claim[k].a), WITHIN);
-        check_at_most(claim[k].id, what, fabs(row_mean(r->loss, claim[k].a) - row_mean(r->loss, 0)),
-                      WITHIN);
-        check_control(claim[k].id, "the full model before training (a model that learned nothing)");
-        check_at_most(claim[k].id, NULL, fabs(nothing), WITHIN);
+        else
+            within_claim(r, claim[k].id, claim[k].a);
     }
+}
+
+/* A9, the additive score, and A10, the recurrent model, each against the full model */
+static void larger_claims(const run *r)
+{
+    double alo, ahi, lo, hi, mlo, mhi;
+    paired(r, ABL_ADDITIVE, &alo, &ahi);
+    paired(r, RECURRENT, &lo, &hi);
+    paired(r, ABL_NO_MASK, &mlo, &mhi);
+    report_text(r->o, "The additive score, with its bias, trains to within %.3f .. %+.3f nats of "
+                "the product here (paired), while a run takes %.1f times as long: r tanh units "
+                "per pair against r multiply-adds. On this text, chapter 4's reason to prefer "
+                "the product is its cost, not what it can learn.", alo, ahi,
+                row_mean(r->clock, ABL_ADDITIVE) / row_mean(r->clock, ABL_FULL));
+    within_claim(r, "A9", ABL_ADDITIVE);
+    report_text(r->o, "The recurrent model is %.3f .. %.3f nats below the full model (paired): at "
+                "these sizes and this budget chapter 1's cell learns more per step than the "
+                "Transformer that replaced it. The derivation's case for attention is not a lower "
+                "loss at a small fixed budget: it is a state that need not hold the whole past "
+                "(chapter 1), which windows of %zu characters barely test, and work that runs "
+                "over every position at once (chapter 11), which a double-precision model run one "
+                "sequence at a time on two cores does not show (seconds per run in the table). "
+                "The claim is the measured direction, at this budget and size only.", -hi, -lo,
+                r->s->context);
+    check_at_most("A10", "chapter 1's recurrent cell at the full model's parameter count, same "
+                  "steps and batches: the held-out loss is lower at every seed (largest paired "
+                  "difference, nats)", hi, -LOWER);
+    check_control("A10", "the same test on the model trained without the mask");
+    check_at_most("A10", NULL, mhi, -LOWER);
 }
 
 /* ---- inspection ---- */
@@ -934,10 +1131,11 @@ static void setup(run *r)
                  "drawing validation windows");
     chapter_must(corpus_draw(r->text, CORPUS_TRAIN, s->windows, s->context, windows, r->train),
                  "drawing training windows");
-    r->loss = scope_matrix(r->sc, ABL_COUNT, S);
+    r->loss = scope_matrix(r->sc, ROWS, S);
     r->leak = scope_matrix(r->sc, 2, S);
     r->untrained = scope_vector(r->sc, S);
     r->again = scope_vector(r->sc, S);
+    r->clock = scope_matrix(r->sc, ROWS, S);
     r->trained = SCOPE_KEEP(r->sc, calloc(ABL_COUNT, sizeof *r->trained), free);
 }
 
@@ -1032,9 +1230,11 @@ int main(int argc, char **argv)
     setup_text(&r);
     train_all(&r);
     table(&r);
+    rank_text(&r);
     plot_bars(&r);
     direction_claims(&r);
     within_claims(&r);
+    larger_claims(&r);
     inspect(&r);
     scope_close(sc);
     return chapter_end();

@@ -1,6 +1,7 @@
 #include "ablation.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,7 +12,8 @@
 const char *ablation_name(ablation a)
 {
     static const char *names[ABL_COUNT] = {"full",   "no position", "no mask", "no scale",
-                                           "no MLP", "one head",    "no W_o",     "free A"};
+                                           "no MLP", "one head",    "no W_o",     "free A",
+                                           "additive"};
     return a < ABL_COUNT ? names[a] : "?";
 }
 
@@ -98,6 +100,43 @@ static int make_theta(ablated *m)
     return INVENT_OK;
 }
 
+/* block l's additive score drawn from r into w (zeros into g), listed at all[k], all[k + 1] */
+static int add_block_score(ablated *m, size_t l, gsl_rng *r, size_t k)
+{
+    size_t H = m->w->shape.heads, rank = m->w->shape.dim / H;
+    additive_score *a = additive_new(H, rank, r), *g = additive_new(H, rank, NULL);
+    m->w->blocks[l]->attn->additive = a;
+    m->g->blocks[l]->attn->additive = g;
+    if (!a || !g)
+        return INVENT_ENOMEM;
+    gsl_matrix *value[] = {a->b, a->v}, *grad[] = {g->b, g->v};
+    for (int j = 0; j < 2; j++) {
+        tensor_ref *t = &m->all[k + j];
+        *t = (tensor_ref){.value = value[j]->data, .grad = grad[j]->data, .ndim = 2,
+                          .shape = {H, rank}, .size = H * rank, .decay = j == 1};
+        snprintf(t->name, sizeof t->name, "l%zu.add_%c", l, j ? 'v' : 'b');
+    }
+    return INVENT_OK;
+}
+
+/* additive: every block's score, listed as l<l>.add_b, l<l>.add_v after gpt_tensors'
+ * entries (b a bias, v a weight that decays); v is drawn from a stream of its own,
+ * seeded from r without advancing r, so that the batches drawn from r afterwards
+ * are the full model's */
+static int add_additive(ablated *m, const gsl_rng *r)
+{
+    size_t k = gpt_tensor_count(&m->w->shape);
+    gsl_rng *own = gsl_rng_clone(r);
+    if (!own)
+        return INVENT_ENOMEM;
+    gsl_rng_set(own, gsl_rng_get(own));
+    int status = INVENT_OK;
+    for (size_t l = 0; status == INVENT_OK && l < m->w->shape.layers; l++)
+        status = add_block_score(m, l, own, k + 2 * l);
+    gsl_rng_free(own);
+    return status;
+}
+
 /* the trained list: every tensor that a leaves free, W_q swapped for Theta */
 static void list_trained(ablated *m)
 {
@@ -129,7 +168,7 @@ ablated *ablated_new(ablation a, const gpt_shape *shape, gsl_rng *r)
     m->stretch = 1.0;
     m->w = gpt_new(&s, r);
     m->g = m->w ? gpt_new(&s, NULL) : NULL;
-    m->n_all = gpt_tensor_count(&s);
+    m->n_all = gpt_tensor_count(&s) + (a == ABL_ADDITIVE ? 2 * s.layers : 0);
     m->all = calloc(m->n_all, sizeof *m->all);
     m->train = calloc(m->n_all, sizeof *m->train);
     int ok = m->w && m->g && m->all && m->train;
@@ -141,6 +180,7 @@ ablated *ablated_new(ablation a, const gpt_shape *shape, gsl_rng *r)
                  widen_heads(m->g->blocks[l], s.dim) == INVENT_OK;
         if (ok && a == ABL_FREE_A)
             gpt_tensors(m->w, m->g, m->all); /* the widened heads' tensors */
+        ok = ok && (a != ABL_ADDITIVE || add_additive(m, r) == INVENT_OK);
         ok = ok && ((a != ABL_NO_SCALE && a != ABL_FREE_A) || make_theta(m) == INVENT_OK);
     }
     if (!ok) {

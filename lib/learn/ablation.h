@@ -17,6 +17,10 @@
  *                 it trains as many numbers as W_q and W_k (H d^2 = 2 d^2).
  *                 Built as heads of size d with W_k^(j) = I fixed and
  *                 W_q = sqrt(H) Theta, Theta^(j) = A_j^T trained
+ *   additive      per head the additive score v_j . tanh(q_t + k_s + b_j) of
+ *                 Bahdanau et al. (2015) on the same q and k (r hidden units,
+ *                 additive.h) in place of q_t . k_s / sqrt(r): 2 d more numbers
+ *                 per block (b and v)
  * The full model is ABL_FULL. */
 #ifndef INVENT_ABLATION_H
 #define INVENT_ABLATION_H
@@ -37,6 +41,7 @@ typedef enum {
     ABL_ONE_HEAD,
     ABL_NO_WO,
     ABL_FREE_A,
+    ABL_ADDITIVE,
     ABL_COUNT
 } ablation;
 

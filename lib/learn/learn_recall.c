@@ -200,7 +200,7 @@ int learn_recall_attention(size_t p, size_t heads, size_t k, size_t classes, gsl
         return status;
     }
     gsl_matrix **v = s->out.ps.value, **g = s->out.ps.grad;
-    s->w = (mha_weights){heads, v[2], v[3], v[4], v[5]};
-    s->g = (mha_weights){heads, g[2], g[3], g[4], g[5]};
+    s->w = (mha_weights){heads, v[2], v[3], v[4], v[5], NULL};
+    s->g = (mha_weights){heads, g[2], g[3], g[4], g[5], NULL};
     return INVENT_OK;
 }

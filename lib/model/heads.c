@@ -36,6 +36,7 @@ void mha_free(mha_weights *w)
     gsl_matrix_free(w->Wk);
     gsl_matrix_free(w->Wv);
     gsl_matrix_free(w->Wo);
+    additive_free(w->additive);
     free(w);
 }
 
@@ -152,14 +153,22 @@ static int shapes_fit(const mha_weights *w, const gsl_matrix *X, const mha_trace
            tr->V->size2 == w->Wv->size1 && tr->A->size1 == H * T && tr->A->size2 == T;
 }
 
-/* head j: A_j = softmax(scale Q_j K_j^T + M), C_j = A_j V_j, all in views of tr */
-static int one_head(mha_trace *tr, size_t heads, size_t j, attn_mask mask)
+/* head j: A_j = softmax(scale Q_j K_j^T + M) (or the additive score's), C_j = A_j V_j,
+ * all in views of tr */
+static int one_head(const mha_weights *w, mha_trace *tr, size_t j, attn_mask mask)
 {
-    size_t T = tr->Q->size1, dk = tr->Q->size2 / heads;
+    size_t heads = w->heads, T = tr->Q->size1, dk = tr->Q->size2 / heads;
     gsl_matrix_view Qj = heads_columns(tr->Q, heads, j), Kj = heads_columns(tr->K, heads, j);
     gsl_matrix_view Vj = heads_columns(tr->V, heads, j), Cj = heads_columns(tr->C, heads, j);
     gsl_matrix_view Aj = gsl_matrix_submatrix(tr->A, j * T, 0, T, T);
-    int status = attn_weights(&Qj.matrix, &Kj.matrix, 1.0 / sqrt((double)dk), mask, &Aj.matrix);
+    int status;
+    if (w->additive) {
+        gsl_vector_const_view b = gsl_matrix_const_row(w->additive->b, j),
+                              v = gsl_matrix_const_row(w->additive->v, j);
+        status = additive_weights(&Qj.matrix, &Kj.matrix, &b.vector, &v.vector, mask,
+                                  &Aj.matrix);
+    } else
+        status = attn_weights(&Qj.matrix, &Kj.matrix, 1.0 / sqrt((double)dk), mask, &Aj.matrix);
     if (status == INVENT_OK)
         status = mat_mul(&Aj.matrix, CblasNoTrans, &Vj.matrix, CblasNoTrans, &Cj.matrix);
     return status;
@@ -176,7 +185,7 @@ static int forward_into(const mha_weights *w, const gsl_matrix *X, attn_mask mas
     if (status == INVENT_OK)
         status = mat_mul(X, CblasNoTrans, w->Wv, CblasTrans, tr->V);
     for (size_t j = 0; j < w->heads && status == INVENT_OK; j++)
-        status = one_head(tr, w->heads, j, mask);
+        status = one_head(w, tr, j, mask);
     if (status == INVENT_OK)
         status = mat_mul(tr->C, CblasNoTrans, w->Wo, CblasTrans, out);
     return status;
@@ -211,23 +220,36 @@ static int backward_shapes_fit(const mha_weights *w, const gsl_matrix *X, const 
            s->attn->size2 == T;
 }
 
-/* dC (all heads) -> dQ, dK, dV (all heads), one head at a time */
-static int heads_backward(const mha_weights *w, const mha_trace *tr, mha_work *s)
+/* head j: dC_j -> dQ_j, dK_j, dV_j += (and g's b_j, v_j += with the additive score) */
+static int head_backward(const mha_weights *w, const mha_trace *tr, size_t j, mha_weights *g,
+                         mha_work *s)
 {
     size_t H = w->heads, T = tr->Q->size1;
-    double scale = 1.0 / sqrt((double)(tr->Q->size2 / H));
-    int status = INVENT_OK;
-    for (size_t j = 0; j < H && status == INVENT_OK; j++) {
-        _gsl_matrix_const_view Q = heads_const_columns(tr->Q, H, j),
-                               K = heads_const_columns(tr->K, H, j),
-                               V = heads_const_columns(tr->V, H, j),
-                               A = gsl_matrix_const_submatrix(tr->A, j * T, 0, T, T),
-                               dO = heads_const_columns(s->dC, H, j);
-        gsl_matrix_view dQ = heads_columns(s->dQ, H, j), dK = heads_columns(s->dK, H, j),
-                        dV = heads_columns(s->dV, H, j);
-        status = attn_backward(&Q.matrix, &K.matrix, &V.matrix, scale, &A.matrix, &dO.matrix,
-                               &dQ.matrix, &dK.matrix, &dV.matrix, s->attn);
-    }
+    _gsl_matrix_const_view Q = heads_const_columns(tr->Q, H, j),
+                           K = heads_const_columns(tr->K, H, j),
+                           V = heads_const_columns(tr->V, H, j),
+                           A = gsl_matrix_const_submatrix(tr->A, j * T, 0, T, T),
+                           dO = heads_const_columns(s->dC, H, j);
+    gsl_matrix_view dQ = heads_columns(s->dQ, H, j), dK = heads_columns(s->dK, H, j),
+                    dV = heads_columns(s->dV, H, j);
+    if (!w->additive)
+        return attn_backward(&Q.matrix, &K.matrix, &V.matrix, 1.0 / sqrt((double)Q.matrix.size2),
+                             &A.matrix, &dO.matrix, &dQ.matrix, &dK.matrix, &dV.matrix, s->attn);
+    gsl_vector_const_view b = gsl_matrix_const_row(w->additive->b, j),
+                          v = gsl_matrix_const_row(w->additive->v, j);
+    gsl_vector_view db = gsl_matrix_row(g->additive->b, j), dv = gsl_matrix_row(g->additive->v, j);
+    return additive_backward(&Q.matrix, &K.matrix, &V.matrix, &b.vector, &v.vector, &A.matrix,
+                             &dO.matrix, &dQ.matrix, &dK.matrix, &dV.matrix, &db.vector,
+                             &dv.vector, s->attn);
+}
+
+/* dC (all heads) -> dQ, dK, dV (all heads), one head at a time */
+static int heads_backward(const mha_weights *w, const mha_trace *tr, mha_weights *g,
+                          mha_work *s)
+{
+    int status = !w->additive || g->additive ? INVENT_OK : INVENT_ESHAPE;
+    for (size_t j = 0; j < w->heads && status == INVENT_OK; j++)
+        status = head_backward(w, tr, j, g, s);
     return status;
 }
 
@@ -243,7 +265,7 @@ int mha_backward(const mha_weights *w, const gsl_matrix *X, const mha_trace *tr,
     int status = linear_backward(tr->C, w->Wo, dOut, s->dC, g->Wo, NULL);
     /* C_j = attn(Q_j, K_j, V_j), head by head */
     if (status == INVENT_OK)
-        status = heads_backward(w, tr, s);
+        status = heads_backward(w, tr, g, s);
     /* Q = X W_q^T, K = X W_k^T, V = X W_v^T: their gradients at X add up */
     if (status == INVENT_OK)
         status = linear_backward(X, w->Wq, s->dQ, dX, g->Wq, NULL);

@@ -12,6 +12,7 @@
 #include <gsl/gsl_matrix.h>
 #include <gsl/gsl_rng.h>
 
+#include "additive.h"
 #include "attention.h"
 
 typedef struct {
@@ -20,6 +21,9 @@ typedef struct {
     gsl_matrix *Wk; /* (H*dk, d) */
     gsl_matrix *Wv; /* (H*dv, d): V_j of the claims is head j's row block */
     gsl_matrix *Wo; /* (d, H*dv): column block j is W_o^(j) */
+    additive_score *additive; /* NULL (mha_new's): the scaled product score; else head j
+                               * scores with the additive score of row j (additive.h),
+                               * on the same Q and K; freed by mha_free */
 } mha_weights;
 
 /* What one forward pass leaves behind, for a backward pass or a figure. */
@@ -73,7 +77,7 @@ int mha_forward(const mha_weights *w, const gsl_matrix *X, attn_mask mask, mha_t
  * attention (attn_backward), then through the three projections, whose
  * gradients at X add up. w, X: (T, d), tr: the trace mha_forward(w, X, ., tr, .)
  * filled, dOut: (T, d) -> g: gradients with the shapes of w, += (g->heads ==
- * w->heads); dX: (T, d) += , or NULL; work: from mha_work_new(T, w).
+ * w->heads; g->additive set when w->additive is); dX: (T, d) += , or NULL; work: from mha_work_new(T, w).
  * Allocates nothing. */
 int mha_backward(const mha_weights *w, const gsl_matrix *X, const mha_trace *tr,
                  const gsl_matrix *dOut, mha_weights *g, gsl_matrix *dX, mha_work *work);
