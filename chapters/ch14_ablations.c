@@ -20,6 +20,14 @@
  *              text better when it sees the future than when it does not;
  *   A9         the additive score;
  *   A10        the recurrent model, at the same steps and tokens.
+ * Then the trained model is read back, in the "circuits" view of Elhage et
+ * al. (2021) and the key-value view of the MLP of Geva et al. (2021):
+ *   K1         the effective ranks of each head's W_QK and W_OV, and the rank
+ *              a free A learns;
+ *   K2         what the heads attend to (previous, first, same character,
+ *              itself), measured on a validation line;
+ *   K3         the last MLP's units as keys (the contexts that fire them) and
+ *              values (the characters they promote).
  * The default is a tiny model and a few hundred steps (seconds); --full
  * trains chapter 13's quick model longer, over more seeds (minutes).
  */

@@ -6,6 +6,7 @@
 #define INVENT_LAYER_MODEL_H
 
 #include "activation.h"
+#include "additive.h"
 #include "attention.h"
 #include "bilinear.h"
 #include "block.h"
