@@ -88,24 +88,6 @@ static double mean_loss(run *r, const size_t *windows, size_t n)
     return sum / (double)(n / B);
 }
 
-/* best add-k smoothing of order n on the validation windows (the baseline's best chance) */
-static double best_ngram(const run *r, size_t order, double *k_best)
-{
-    ngram *m;
-    if (ngram_bytes(order, r->text->vocab) > ((size_t)1 << 28) ||
-        ngram_count(r->text, order, &m) != INVENT_OK)
-        return NAN; /* not cheap for this alphabet: left out */
-    const double ks[] = {1.0, 0.3, 0.1, 0.03, 0.01};
-    double best = INFINITY;
-    for (size_t i = 0; i < sizeof ks / sizeof ks[0]; i++) {
-        double loss = ngram_loss(m, r->text, r->valid, r->s->windows, r->s->context, ks[i]);
-        if (loss < best)
-            best = loss, *k_best = ks[i];
-    }
-    ngram_free(m);
-    return best;
-}
-
 static void corpus_section(run *r)
 {
     const corpus *c = r->text;
@@ -122,7 +104,8 @@ static void corpus_section(run *r)
     const char *names[NGRAM_MAX_ORDER] = {"unigram", "bigram", "trigram"};
     for (size_t n = 1; n <= NGRAM_MAX_ORDER; n++) {
         double k = 0.0;
-        r->baseline[n - 1] = best_ngram(r, n, &k);
+        r->baseline[n - 1] =
+            ngram_best_loss(c, n, r->valid, r->s->windows, r->s->context, &k);
         if (isnan(r->baseline[n - 1]))
             report_line(r->o, "  %-8s  left out: %zu^%zu counts are not cheap", names[n - 1],
                         c->vocab, n);

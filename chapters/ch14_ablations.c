@@ -50,6 +50,7 @@
 #include "invent.h"
 #include "jacobi_svd.h"
 #include "kv_memory.h"
+#include "ngram.h"
 #include "probe.h"
 #include "rnn_lm.h"
 #include "schedule.h"
@@ -80,6 +81,7 @@ typedef struct {
                              * future, of no mask (row 0) and of the full model (row 1) */
     gsl_vector *again;      /* (seeds): the full model again, at other seeds */
     gsl_vector *untrained;  /* (seeds): the full model's held-out loss before training */
+    double counted[2];      /* the bigram's and trigram's held-out loss (counts, no training) */
     gsl_matrix *clock;      /* (ROWS, seeds): seconds each run took (same-clock row unused) */
     size_t params[ROWS];    /* numbers each model trains */
     size_t clock_steps;     /* --full: the recurrent model's steps in the full model's time */
@@ -398,6 +400,9 @@ static void table(const run *r)
                 gsl_stats_sd(r->again->data, 1, r->s->seeds));
     report_line(r->o, "  training windows, causal minus seeing the future: no mask %.3f, full %.3f",
                 row_mean(r->leak, 0), row_mean(r->leak, 1));
+    report_line(r->o, "  %-12s %10s %14.3f   (counts of the training text, no training)", "bigram",
+                "", r->counted[0]);
+    report_line(r->o, "  %-12s %10s %14.3f", "trigram", "", r->counted[1]);
     report_text(r->o, "The paired differences are far tighter than the gap between 'full' and "
                 "'full again': most of the seed-to-seed spread is the draw and the batch order, "
                 "shared by both members of a pair. A piece whose paired difference changes sign "
@@ -405,6 +410,17 @@ static void table(const run *r)
                 "the smaller model learned faster within the budget, which says nothing about "
                 "where it would end. Seconds are wall-clock per run, two runs at a time on "
                 "this machine's cores: a measure of cost on this machine, not a constant.");
+    double full = row_mean(r->loss, ABL_FULL);
+    report_text(r->o, "How far the budget goes: the full model ends at %.3f nats, against %.3f "
+                "for the bigram and %.3f for the trigram, counted on the same held-out windows "
+                "(add-k smoothing chosen on them). %s Chapter 13's --full run goes below the "
+                "trigram; a piece that pays only once a model uses longer contexts cannot show "
+                "here.", full, r->counted[0], r->counted[1],
+                full > r->counted[0]
+                    ? "It has not yet learned what the counts of one character before give: "
+                      "every row measures how fast a model starts to learn, not what it can learn."
+                    : "It has learned about what one or two characters before give, and every "
+                      "row measures how fast a model gets there.");
 }
 
 /* the bar figure: mean and spread of each model's held-out loss; the axis ends
@@ -1145,6 +1161,10 @@ static void setup(run *r)
     r->again = scope_vector(r->sc, S);
     r->clock = scope_matrix(r->sc, ROWS, S);
     r->trained = SCOPE_KEEP(r->sc, calloc(ABL_COUNT, sizeof *r->trained), free);
+    for (size_t n = 2; n <= 3; n++) {
+        double k;
+        r->counted[n - 2] = ngram_best_loss(r->text, n, r->valid, s->windows, s->context, &k);
+    }
 }
 
 static void fill_defaults(settings *s)

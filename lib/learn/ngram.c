@@ -75,3 +75,20 @@ double ngram_loss(const ngram *m, const corpus *c, const size_t *starts, size_t 
         }
     return n ? sum / (double)n : NAN;
 }
+
+double ngram_best_loss(const corpus *c, size_t order, const size_t *starts, size_t B, size_t T,
+                       double *k_best)
+{
+    ngram *m;
+    if (ngram_bytes(order, c->vocab) > ((size_t)1 << 28) || ngram_count(c, order, &m) != INVENT_OK)
+        return NAN;
+    const double ks[] = {1.0, 0.3, 0.1, 0.03, 0.01};
+    double best = INFINITY;
+    for (size_t i = 0; i < sizeof ks / sizeof ks[0]; i++) {
+        double loss = ngram_loss(m, c, starts, B, T, ks[i]);
+        if (loss < best)
+            best = loss, *k_best = ks[i];
+    }
+    ngram_free(m);
+    return best;
+}

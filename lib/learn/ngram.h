@@ -35,4 +35,11 @@ void ngram_free(ngram *m);
 double ngram_loss(const ngram *m, const corpus *c, const size_t *starts, size_t B, size_t T,
                   double k);
 
+/* c, n, starts: (B) windows of T next tokens -> the lowest ngram_loss over a
+ * few add-k smoothings (k from 1 to 0.01), chosen on these windows themselves
+ * (the baseline's best chance), and that k in *k_best; NAN when the counts of
+ * order n would take more than 256 MiB (left out), or on no memory */
+double ngram_best_loss(const corpus *c, size_t order, const size_t *starts, size_t B, size_t T,
+                       double *k_best);
+
 #endif
