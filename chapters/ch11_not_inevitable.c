@@ -165,10 +165,10 @@ static void cost_section(const invent_opts *o, const sizes *z, const sweep *w)
 
 /* ---------------------------------------------------------------- N2 */
 
-/* The recall probe: token t's query is beta times the key of token t - d,
+/* The recall probe: token t's query is beta times the key of token t - delta,
  * so attention that can see that token returns its value. -> the mean
- * relative error |out_t - v_{t-d}| / |v_{t-d}| over t = d..T-1. */
-static double recall_at_distance(const problem *p, size_t d, double beta)
+ * relative error |out_t - v_{t-delta}| / |v_{t-delta}| over t = delta..T-1. */
+static double recall_at_distance(const problem *p, size_t delta, double beta)
 {
     const attn_shape *s = &p->s;
     size_t dh = s->dh;
@@ -176,20 +176,20 @@ static double recall_at_distance(const problem *p, size_t d, double beta)
     float *q = SCOPE_KEEP(sc, malloc(2 * s->T * dh * sizeof *q), free), *out = q + s->T * dh;
     for (size_t t = 0; t < s->T; t++)
         for (size_t j = 0; j < dh; j++)
-            q[t * dh + j] = t >= d ? (float)beta * p->k[(t - d) * dh + j] : 0.0f;
+            q[t * dh + j] = t >= delta ? (float)beta * p->k[(t - delta) * dh + j] : 0.0f;
     chapter_must(attn_tiled(s, q, p->k, p->v, out, NULL), "the tiled kernel");
     double total = 0.0;
-    for (size_t t = d; t < s->T; t++) {
+    for (size_t t = delta; t < s->T; t++) {
         double diff = 0.0, size = 0.0;
         for (size_t j = 0; j < dh; j++) {
-            double want = p->v[(t - d) * dh + j];
+            double want = p->v[(t - delta) * dh + j];
             diff += (out[t * dh + j] - want) * (out[t * dh + j] - want);
             size += want * want;
         }
         total += sqrt(diff / size);
     }
     scope_close(sc);
-    return total / (double)(s->T - d);
+    return total / (double)(s->T - delta);
 }
 
 /* keys of unit length: a query beta k_i then scores its own key beta */
@@ -216,15 +216,15 @@ static gsl_matrix *measure_recall(scope *sc, const sizes *z, gsl_rng *r)
     const double beta = 60.0; /* own score 60; others ~ 60/sqrt(dh) each */
     size_t step = z->probe / 32 ? z->probe / 32 : 1, n = 0;
     gsl_matrix *curve = scope_matrix(sc, z->probe, 3);
-    for (size_t d = 0; d < z->probe; d++) {
-        if (d % step && d + 1 != z->window && d != z->window)
+    for (size_t delta = 0; delta < z->probe; delta++) {
+        if (delta % step && delta + 1 != z->window && delta != z->window)
             continue; /* every step-th distance, and both sides of the window's edge */
         p.s.window = 0;
-        double full = recall_at_distance(&p, d, beta);
+        double full = recall_at_distance(&p, delta, beta);
         p.s.window = z->window;
-        double windowed = recall_at_distance(&p, d, beta);
+        double windowed = recall_at_distance(&p, delta, beta);
         gsl_vector_view row = gsl_matrix_row(curve, n++);
-        gsl_vector_set(&row.vector, 0, (double)d);
+        gsl_vector_set(&row.vector, 0, (double)delta);
         gsl_vector_set(&row.vector, 1, full);
         gsl_vector_set(&row.vector, 2, windowed);
     }
@@ -261,17 +261,17 @@ static void check_recall(const sizes *z, const gsl_matrix *curve)
     double inside = 0.0, outside = INFINITY, full = 0.0, full_outside = INFINITY;
     double window_worst = 0.0, at_edge = NAN;
     for (size_t i = 0; i < curve->size1; i++) {
-        size_t d = (size_t)gsl_matrix_get(curve, i, 0);
+        size_t delta = (size_t)gsl_matrix_get(curve, i, 0);
         double e_full = gsl_matrix_get(curve, i, 1), e_window = gsl_matrix_get(curve, i, 2);
         full = fmax(full, e_full);
         window_worst = fmax(window_worst, e_window);
-        if (d < z->window) {
+        if (delta < z->window) {
             inside = fmax(inside, e_window);
         } else {
             outside = fmin(outside, e_window);
             full_outside = fmin(full_outside, e_full);
         }
-        if (d == z->window)
+        if (delta == z->window)
             at_edge = e_window;
     }
     check_at_most("N2", "full causal attention recalls a token at every distance (worst error)",
@@ -309,17 +309,17 @@ static int window_section(const invent_opts *o, const sizes *z, const sweep *w, 
                 "caps the work per token at 2 dh H w multiply-adds, however long the sequence "
                 "(the last column above). The price shows on a recall probe: %zu tokens with "
                 "random unit keys, and at every position t a query that points at the key "
-                "d positions back. Attention that can see that token copies out its value; "
+                "delta positions back. Attention that can see that token copies out its value; "
                 "the error is how far the output is from that value (0 perfect, about 1.4 for "
                 "an unrelated value).",
                 z->window, z->probe);
     check_window_cost(z, w);
     scope *sc = scope_open();
     gsl_matrix *curve = measure_recall(sc, z, r);
-    report_line(o, "  distance d   error, full causal   error, window w = %zu", z->window);
+    report_line(o, "  distance delta   error, full causal   error, window w = %zu", z->window);
     size_t n = curve->size1;
     for (size_t i = 0; i < n; i += (n > 12 ? n / 12 : 1))
-        report_line(o, "  %10.0f   %18.2e   %21.2e", gsl_matrix_get(curve, i, 0),
+        report_line(o, "  %14.0f   %18.2e   %21.2e", gsl_matrix_get(curve, i, 0),
                     gsl_matrix_get(curve, i, 1), gsl_matrix_get(curve, i, 2));
     check_recall(z, curve);
     plot_recall(o, z, curve);
@@ -342,8 +342,8 @@ static void memory_section(const invent_opts *o, const sweep *w, int workers)
                 "2022) builds on, keeping every tile in fast on-chip memory. The arithmetic "
                 "does not shrink: the tiled kernel still does T^2 multiply-adds. What the "
                 "tiles remove is the T x T matrix, and with it the traffic of writing every "
-                "score to memory and reading it back. Its extra memory, as the kernels "
-                "report what they allocated, %d worker thread%s:",
+                "score to memory and reading it back. The extra memory each kernel "
+                "reports allocating, with %d worker thread%s:",
                 ATTN_TILE, workers, workers == 1 ? "" : "s");
     report_line(o, "     T   matrix form: scores   tiled: all extra   tiled madds   "
                    "max |tiled - matrix| / max");
@@ -446,10 +446,12 @@ static void check_sparse_agrees(problem *p, gsl_rng *r)
 /* points -> the table: fraction computed, ns per computed score, time / dense */
 static void print_sparse(const invent_opts *o, const sparse_point *pt)
 {
-    report_line(o, "%5s  %14s  %22s  %18s", "f", "computed k / b", "ns/score dense keys blk",
-                "time/dense keys blk");
+    report_line(o, "%5s  %15s   %24s   %17s", "", "share computed", "ns per score",
+                "time / dense time");
+    report_line(o, "%5s  %7s %7s   %8s %7s %7s   %8s %8s", "f", "keys", "blocks", "dense",
+                "keys", "blocks", "keys", "blocks");
     for (int i = 0; i < SPARSE_POINTS; i++)
-        report_line(o, "%4.0f%%  %6.1f%% %6.1f%%  %6.3f %7.3f %7.3f  %8.2f %8.2f",
+        report_line(o, "%4.0f%%  %6.1f%% %6.1f%%   %8.3f %7.3f %7.3f   %8.2f %8.2f",
                     100 * pt[i].fraction, 100 * pt[i].key_fraction, 100 * pt[i].block_fraction,
                     pt[i].dense_ns, pt[i].keys_ns, pt[i].blocks_ns,
                     pt[i].keys_ms / pt[i].dense_ms, pt[i].blocks_ms / pt[i].dense_ms);
@@ -481,18 +483,39 @@ static const char *paying(const sparse_point *pt, int kind, char *text, size_t s
     int i = SPARSE_POINTS - 1;
     while (i >= 0 && time_ratio(pt, kind, i) >= 1.0)
         i--;
-    if (i == SPARSE_POINTS - 1) { /* no slower point: there is no pt[i + 1] to name */
-        snprintf(text, size, "are faster than dense at every fraction measured");
-        return text;
-    }
     double f = kind ? pt[i + 1].block_fraction : pt[i + 1].key_fraction;
-    if (i < 0)
+    if (i == SPARSE_POINTS - 1) /* no slower point: there is no pt[i + 1] to name */
+        snprintf(text, size, "are faster than dense at every fraction measured");
+    else if (i < 0)
         snprintf(text, size, "are never faster than dense, not even at %.1f%% of the scores",
                  100 * f);
+    else if (i == SPARSE_POINTS - 2)
+        snprintf(text, size, "are faster than dense at every fraction below 100%% (%.2f of its "
+                 "time at 100%%)", time_ratio(pt, kind, i + 1));
     else
-        snprintf(text, size, "are as slow as dense or slower from %.1f%% of the scores on "
-                 "(%.2f of its time there), faster below", 100 * f, time_ratio(pt, kind, i + 1));
+        snprintf(text, size, "stop paying between %.1f%% and %.1f%% of the scores (%.2f of "
+                 "the dense time at %.1f%%)", 100 * (kind ? pt[i].block_fraction :
+                 pt[i].key_fraction), 100 * f, time_ratio(pt, kind, i + 1), 100 * f);
     return text;
+}
+
+/* points -> in words: why few scores do not cost a proportionally short time */
+static void sparse_fixed_costs(const invent_opts *o, const sparse_point *pt)
+{
+    const sparse_point *few = &pt[0], *all = &pt[SPARSE_POINTS - 1];
+    report_text(o, "Computing few scores does not make the time shrink in proportion. At f = "
+                   "%.0f%% a query of the key lists computes %.1f scores on average, so what "
+                   "each query costs however few keys it lists (its softmax per head, writing "
+                   "its output row, being handed to a worker) dominates: %.0f ns per score, "
+                   "against %.1f at f = 100%%, and %.2f of the dense time for %.1f%% of its "
+                   "scores. Block lists "
+                   "pay the same kind of fixed cost per block of %d queries (packing the "
+                   "queries, writing the output): %.1f times the dense time per score at f = "
+                   "%.0f%%, %.1f at 100%%.",
+                100 * few->fraction, few->key_fraction * (SPARSE_T + 1) / 2.0, few->keys_ns,
+                all->keys_ns, few->keys_ms / few->dense_ms, 100 * few->key_fraction, ATTN_TILE,
+                few->blocks_ns / few->dense_ns, 100 * few->fraction,
+                all->blocks_ns / all->dense_ns);
 }
 
 static void sparse_section(const invent_opts *o, gsl_rng *r)
@@ -526,13 +549,16 @@ static void sparse_section(const invent_opts *o, gsl_rng *r)
                    "so the key lists can pay only at small f: on this run they %s. Block lists "
                    "keep the tiles (%.1f times the dense time per score at f = 100%%) and %s; "
                    "but a block is 1/%d of this sequence, so small f rounds to the diagonal "
-                   "blocks alone (%.1f%% of the scores computed at f = %.0f%%). `make bench` "
-                   "runs the same measurement at a longer T.",
+                   "blocks alone (%.1f%% of the scores computed at f = %.0f%%%s). `make "
+                   "bench` runs the same measurement at a longer T.",
                 pt[SPARSE_POINTS - 1].keys_ns / pt[SPARSE_POINTS - 1].dense_ns,
                 paying(pt, 0, keys_text, sizeof keys_text),
                 pt[SPARSE_POINTS - 1].blocks_ns / pt[SPARSE_POINTS - 1].dense_ns,
                 paying(pt, 1, blocks_text, sizeof blocks_text), SPARSE_T / ATTN_TILE,
-                100 * pt[0].block_fraction, 100 * pt[0].fraction);
+                100 * pt[0].block_fraction, 100 * pt[0].fraction,
+                pt[1].block_fraction == pt[0].block_fraction ? ", and as many at the next f"
+                                                             : "");
+    sparse_fixed_costs(o, pt);
     plot_sparse(o, pt);
 }
 
