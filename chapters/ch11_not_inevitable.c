@@ -463,6 +463,14 @@ static void plot_sparse(const invent_opts *o, const sparse_point *pt)
     plot_set(p, "T", SPARSE_T);
     plot_set(p, "heads", SPARSE_HEADS);
     plot_set(p, "dh", SPARSE_DH);
+    int alike = 1; /* the smallest f whose block lists hold the diagonal blocks alone */
+    while (alike < SPARSE_POINTS && pt[alike].block_fraction == pt[0].block_fraction)
+        alike++;
+    plot_set(p, "diagonal", pt[0].block_fraction);
+    plot_set(p, "diagonal_time", pt[0].blocks_ms / pt[0].dense_ms);
+    plot_set(p, "first_f", pt[0].fraction);
+    plot_set(p, "last_alike_f", pt[alike - 1].fraction);
+    plot_set(p, "alike", alike);
     plot_block(p, "fraction_keys  keys/dense  fraction_blocks  blocks/dense");
     for (int i = 0; i < SPARSE_POINTS; i++)
         PLOT_ROW(p, pt[i].key_fraction, pt[i].keys_ms / pt[i].dense_ms, pt[i].block_fraction,
