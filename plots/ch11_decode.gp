@@ -2,7 +2,7 @@
 # three caches, each step's bytes, roofline bound and measured time against keys and values of
 # d per head. Nothing here is a claim of this chapter: the bytes are computed from the shapes
 # and the times measured, so the claims line below is empty.
-# caption: Decoding one token through one layer of the ledger's model (20 heads), against keys and values of d = 1,000 per head: how many times fewer bytes a step reads (computed from the shapes), how many times faster the roofline bound says it can be (same-run bandwidth or peak multiply-add rate) and how many times faster it was measured on this machine (noisy). The shared raw tokens read 40 times less but do as many multiply-adds.
+# caption: Decoding one token through one layer of the ledger's model, against keys and values of d = 1,000 per head: times fewer bytes read (from the shapes), times faster by the roofline bound (same-run bandwidth or peak multiply-add rate) and as measured (noisy). The shared raw tokens read 40 times less for as many multiply-adds.
 # claims: 
 set title sprintf("Decode, one layer of %d tokens, %d heads: against d per head", T, heads)
 set ylabel "times fewer bytes / times faster"
