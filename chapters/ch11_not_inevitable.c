@@ -463,7 +463,7 @@ static void plot_sparse(const invent_opts *o, const sparse_point *pt)
     plot_set(p, "T", SPARSE_T);
     plot_set(p, "heads", SPARSE_HEADS);
     plot_set(p, "dh", SPARSE_DH);
-    int alike = 1; /* how many of the smallest f give the diagonal blocks alone, as f = 1% */
+    int alike = 1; /* how many of the smallest f give the diagonal blocks alone */
     while (alike < SPARSE_POINTS && pt[alike].block_fraction == pt[0].block_fraction)
         alike++;
     plot_set(p, "diagonal", pt[0].block_fraction);
