@@ -130,10 +130,10 @@ static double exponent_of(const sweep *w, const double *cost)
 
 static void print_cost_table(const invent_opts *o, const sizes *z, const sweep *w)
 {
-    report_line(o, "     T   multiply-adds   score matrix   naive CPU ms   window w=%zu madds",
+    report_line(o, "     T   multiply-adds   score matrix   naive CPU ms   multiply-adds, window w=%zu",
                 z->window);
     for (size_t i = 0; i < w->n; i++)
-        report_line(o, "%6.0f   %13.0f   %10.0f B   %12.2f   %18.0f", w->T[i],
+        report_line(o, "%6.0f   %13.0f   %10.0f B   %12.2f   %27.0f", w->T[i],
                     w->madds_full[i], w->score_bytes[i], w->cpu_ms[i], w->madds_window[i]);
 }
 
@@ -345,11 +345,11 @@ static void memory_section(const invent_opts *o, const sweep *w, int workers)
                 "score to memory and reading it back. The extra memory each kernel "
                 "reports allocating, with %d worker thread%s:",
                 ATTN_TILE, workers, workers == 1 ? "" : "s");
-    report_line(o, "     T   matrix form: scores   tiled: all extra   tiled madds   "
+    report_line(o, "     T   matrix form: scores   tiled: all extra   tiled multiply-adds   "
                    "max |tiled - matrix| / max");
     double worst = 0.0, wrong = INFINITY;
     for (size_t i = 0; i < w->n; i++) {
-        report_line(o, "%6.0f   %17.0f B   %14.0f B   %11.0f   %26.2e", w->T[i],
+        report_line(o, "%6.0f   %17.0f B   %14.0f B   %19.0f   %26.2e", w->T[i],
                     w->score_bytes[i], w->tiled_bytes[i], w->madds_tiled[i],
                     w->tiled_vs_blas[i]);
         worst = fmax(worst, w->tiled_vs_blas[i]);
