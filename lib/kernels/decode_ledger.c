@@ -45,8 +45,6 @@ double decode_ledger_bound_ms(const attn_decode_shape *s, const decode_point *p,
 
 const char *decode_ledger_regime(double intensity, double balance)
 {
-    if (intensity > 2.0 * balance)
-        return "arithmetic, not memory, bounds it";
-    return intensity < 0.5 * balance ? "memory still bounds it"
-                                     : "near it, memory and arithmetic both bound it";
+    return intensity >= balance ? "above it, so the peak multiply-add rate, not memory, bounds it"
+                                : "below it, so memory bounds it";
 }

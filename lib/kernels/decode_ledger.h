@@ -44,7 +44,8 @@ double decode_ledger_flop(const attn_decode_shape *s);
 double decode_ledger_bound_ms(const attn_decode_shape *s, const decode_point *p, double peak);
 
 /* FLOP per byte of a step, of the machine (peak / bandwidth) -> what bounds
- * the step, in words (within a factor of two of the balance, both do) */
+ * the step by the roofline, in words: above the balance the multiply-add
+ * rate, below it memory */
 const char *decode_ledger_regime(double intensity, double balance);
 
 #endif
