@@ -1,9 +1,9 @@
 # Chapter 11, the ledger's caches at decode time (Q1 and C1 of chapters 5 and 6): one layer's
 # three caches, each step's bytes, roofline bound and measured time against keys and values of
 # d per head. Nothing here is a claim of this chapter: the bytes are computed from the shapes
-# and the times measured, so the claims line below is empty.
+# and the times measured, so the claims line below says none.
 # caption: Decoding one token through one layer of the ledger's model, against keys and values of d = 1,000 per head: times fewer bytes read (from the shapes), times faster by the roofline bound (same-run bandwidth or peak multiply-add rate) and as measured (noisy). The shared raw tokens read 40 times less for as many multiply-adds.
-# claims: 
+# claims: none
 set title sprintf("Decode, one layer of %d tokens, %d heads: against d per head", T, heads)
 set ylabel "times fewer bytes / times faster"
 set logscale y 10

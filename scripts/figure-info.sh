@@ -2,7 +2,7 @@
 # say about themselves. A figure's caption and the claims it supports live
 # at the top of the script that draws it (plots/chNN_name.gp):
 #   # caption: One or two sentences: what the figure shows.
-#   # claims: R1 R3
+#   # claims: R1 R3          (or "# claims: none" for a figure that supports none)
 
 # chapters/chNN_topic.c -> "Chapter N: ...", the first line of its comment
 chapter_title() {
@@ -31,9 +31,9 @@ figure_caption() {
     echo "${c:-(this figure has no caption line yet)}"
 }
 
-# plots/chNN_name.gp -> the claim ids of its `# claims:` line
+# plots/chNN_name.gp -> the claim ids of its `# claims:` line ("none": no ids)
 figure_claims() {
-    sed -n 's/^# claims: *//p' "$1" | head -n 1
+    sed -n 's/^# claims: *//p' "$1" | head -n 1 | sed 's/^none *$//'
 }
 
 # PROGRAM ID CLAIMS_TSV -> one tab-separated line: the id's verdict (FAIL if

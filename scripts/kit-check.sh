@@ -15,7 +15,7 @@ bad() { echo "kit-check: $*" >&2; fail=1; }
 
 for s in plots/ch[0-9][0-9]_*.gp; do
     grep -q '^# caption: ' "$s" || bad "$s has no '# caption:' line"
-    grep -q '^# claims: ' "$s" || bad "$s has no '# claims:' line"
+    grep -q '^# claims: *[^ ]' "$s" || bad "$s has no '# claims:' line (ids, or 'none')"
 done
 
 rm -rf "$work" && mkdir -p "$work/slides" || exit 3
