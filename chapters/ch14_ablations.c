@@ -66,7 +66,10 @@ typedef struct {
     const char *corpus;
 } settings;
 
-enum { RECURRENT = ABL_COUNT, ON_CLOCK, ROWS }; /* the rows of the table after the ablations */
+/* the rows of the table after the ablations: the recurrent model, the full model trained
+ * for three quarters, half and a quarter of the steps (what budget is worth), and with
+ * --full the recurrent model on the full model's clock */
+enum { RECURRENT = ABL_COUNT, THREE_QUARTERS, HALF, QUARTER, ON_CLOCK, ROWS };
 
 typedef struct {
     const invent_opts *o;
@@ -74,13 +77,10 @@ typedef struct {
     scope *sc;
     corpus *text;
     size_t *valid, *train;  /* fixed evaluation windows, (windows) each */
-    gsl_matrix *loss;       /* (ROWS, seeds): held-out loss, causal, of each ablation, the
-                             * recurrent model, and with --full the recurrent model trained
-                             * for the full model's time */
+    gsl_matrix *loss;       /* (ROWS, seeds): held-out loss, causal, of each row */
     gsl_matrix *leak;       /* (2, seeds): training-window loss causal minus seeing the
                              * future, of no mask (row 0) and of the full model (row 1) */
     gsl_vector *again;      /* (seeds): the full model again, at other seeds */
-    gsl_vector *untrained;  /* (seeds): the full model's held-out loss before training */
     double counted[2];      /* the bigram's and trigram's held-out loss (counts, no training) */
     gsl_matrix *clock;      /* (ROWS, seeds): seconds each run took (same-clock row unused) */
     size_t params[ROWS];    /* numbers each model trains */
@@ -153,11 +153,22 @@ static lr_schedule schedule(const settings *s, size_t steps)
                          .decay = steps};
 }
 
-/* ablation a trained from seed (its draw and its batches) -> the held-out loss;
- * *params: how many numbers it trains, *before: that loss untrained, *gain:
- * leak() of the trained model */
-static double train_one(const run *r, ablation a, unsigned long seed, size_t *params,
-                        double *before, double *gain)
+/* -> the steps row trains: 3/4, 1/2 or 1/4 of the budget for the shortened full models,
+ * the whole budget for every other */
+static size_t budget_of(const run *r, size_t row)
+{
+    size_t S = r->s->steps;
+    return row == THREE_QUARTERS ? (3 * S + 2) / 4
+         : row == HALF           ? (S + 1) / 2
+         : row == QUARTER        ? (S + 2) / 4
+                                 : S;
+}
+
+/* ablation a trained for steps from seed (its draw and its batches, the first steps of
+ * them) -> the held-out loss; *params: how many numbers it trains, *gain: leak() of the
+ * trained model */
+static double train_one(const run *r, ablation a, unsigned long seed, size_t steps,
+                        size_t *params, double *gain)
 {
     const settings *s = r->s;
     size_t B = s->batch, T = s->context;
@@ -171,9 +182,8 @@ static double train_one(const run *r, ablation a, unsigned long seed, size_t *pa
     size_t *y = SCOPE_KEEP(sc, calloc(B * T, sizeof(size_t)), free);
     size_t *starts = SCOPE_KEEP(sc, calloc(B, sizeof(size_t)), free);
     adamw *opt = optimiser(sc, m->train, m->n_train);
-    lr_schedule sch = schedule(s, s->steps);
-    *before = mean_loss(r, m, tr, r->valid, 0, x, y);
-    for (size_t step = 0; step < s->steps; step++) {
+    lr_schedule sch = schedule(s, steps);
+    for (size_t step = 0; step < steps; step++) {
         double loss;
         chapter_must(corpus_draw(r->text, CORPUS_TRAIN, B, T, rng, starts), "drawing a batch");
         corpus_window(r->text, starts, B, T, x, y);
@@ -184,7 +194,7 @@ static double train_one(const run *r, ablation a, unsigned long seed, size_t *pa
     }
     *gain = leak(r, m, tr, x, y);
     double held = mean_loss(r, m, tr, r->valid, 0, x, y);
-    if (seed == r->o->seed && (a == ABL_FULL || a == ABL_FREE_A))
+    if (seed == r->o->seed && steps == s->steps && (a == ABL_FULL || a == ABL_FREE_A))
         r->trained[a] = gpt_clone(m->w); /* kept for the inspection (NULL: out of memory) */
     scope_close(sc);
     return held;
@@ -245,20 +255,29 @@ static double train_recurrent(const run *r, unsigned long seed, size_t steps, si
     return held;
 }
 
-#define PER_SEED (ABL_COUNT + 2) /* the ablations, the full model again, the recurrent model */
+/* per seed: the ablations, the full model again, the recurrent model, the full model on
+ * 3/4, 1/2 and 1/4 of the steps */
+#define PER_SEED (ABL_COUNT + 5)
 
 /* item i of train_all: model i % PER_SEED (ABL_COUNT: the full model again, at a seed
- * S further on; ABL_COUNT + 1: the recurrent model) at seed o->seed + i / PER_SEED */
+ * S further on; ABL_COUNT + 1: the recurrent model; + 2 .. + 4: the full model on 3/4,
+ * 1/2 and 1/4 of the steps) at seed o->seed + i / PER_SEED */
 static int train_item(void *ctx, size_t item, int worker)
 {
     (void)worker;
     run *r = ctx;
     size_t S = r->s->seeds, i = item / PER_SEED, a = item % PER_SEED;
     unsigned long seed = r->o->seed + i;
-    double seen, before, t0 = stopwatch_now();
+    double seen, t0 = stopwatch_now();
     size_t params;
     if (a == ABL_COUNT) {
-        gsl_vector_set(r->again, i, train_one(r, ABL_FULL, seed + S, &params, &before, &seen));
+        gsl_vector_set(r->again, i, train_one(r, ABL_FULL, seed + S, r->s->steps, &params, &seen));
+        return INVENT_OK;
+    }
+    if (a >= ABL_COUNT + 2) { /* rows THREE_QUARTERS, HALF, QUARTER */
+        size_t row = a - ABL_COUNT + RECURRENT - 1, steps = budget_of(r, row);
+        gsl_matrix_set(r->loss, row, i, train_one(r, ABL_FULL, seed, steps, &r->params[row], &seen));
+        gsl_matrix_set(r->clock, row, i, stopwatch_now() - t0);
         return INVENT_OK;
     }
     if (a == ABL_COUNT + 1) {
@@ -267,11 +286,9 @@ static int train_item(void *ctx, size_t item, int worker)
         gsl_matrix_set(r->clock, RECURRENT, i, stopwatch_now() - t0);
         return INVENT_OK;
     }
-    gsl_matrix_set(r->loss, a, i, train_one(r, (ablation)a, seed, &params, &before, &seen));
+    gsl_matrix_set(r->loss, a, i, train_one(r, (ablation)a, seed, r->s->steps, &params, &seen));
     gsl_matrix_set(r->clock, a, i, stopwatch_now() - t0);
     r->params[a] = params; /* the same at every seed */
-    if (a == ABL_FULL)
-        gsl_vector_set(r->untrained, i, before);
     if (a == ABL_NO_MASK || a == ABL_FULL)
         gsl_matrix_set(r->leak, a == ABL_FULL, i, seen);
     return INVENT_OK;
@@ -328,7 +345,9 @@ static void paired(const run *r, size_t a, double *lo, double *hi)
 /* row a of the table -> its model's short name */
 static const char *row_name(size_t a)
 {
-    return a < ABL_COUNT ? ablation_name((ablation)a) : a == RECURRENT ? "recurrent" : "RNN, clock";
+    static const char *after[] = {"recurrent", "3/4 of steps", "1/2 of steps", "1/4 of steps",
+                                  "RNN, clock"};
+    return a < ABL_COUNT ? ablation_name((ablation)a) : after[a - ABL_COUNT];
 }
 
 /* how many rows the run filled: the same-clock row with --full only */
@@ -386,23 +405,23 @@ static void rank_text(const run *r)
 static void table(const run *r)
 {
     report_section(r->o, "The table");
-    report_line(r->o, "  %-12s %10s %14s %9s %22s %9s", "model", "parameters", "held-out loss",
+    report_line(r->o, "  %-14s %10s %14s %9s %22s %9s", "model", "parameters", "held-out loss",
                 "spread", "minus full, per seed", "s per run");
     for (size_t a = 0; a < rows_of(r); a++) {
         double lo, hi;
         paired(r, a, &lo, &hi);
-        report_line(r->o, "  %-12s %10zu %14.3f %9.3f %10.3f .. %7.3f %9.1f", row_name(a),
+        report_line(r->o, "  %-14s %10zu %14.3f %9.3f %10.3f .. %7.3f %9.2f", row_name(a),
                     r->params[a], row_mean(r->loss, a), row_sd(r->loss, a), lo, hi,
                     row_mean(r->clock, a));
     }
-    report_line(r->o, "  %-12s %10s %14.3f %9.3f", "full again", "",
+    report_line(r->o, "  %-14s %10s %14.3f %9.3f", "full again", "",
                 gsl_stats_mean(r->again->data, 1, r->s->seeds),
                 gsl_stats_sd(r->again->data, 1, r->s->seeds));
     report_line(r->o, "  training windows, causal minus seeing the future: no mask %.3f, full %.3f",
                 row_mean(r->leak, 0), row_mean(r->leak, 1));
-    report_line(r->o, "  %-12s %10s %14.3f   (counts of the training text, no training)", "bigram",
+    report_line(r->o, "  %-14s %10s %14.3f   (counts of the training text, no training)", "bigram",
                 "", r->counted[0]);
-    report_line(r->o, "  %-12s %10s %14.3f", "trigram", "", r->counted[1]);
+    report_line(r->o, "  %-14s %10s %14.3f", "trigram", "", r->counted[1]);
     report_text(r->o, "The paired differences are far tighter than the gap between 'full' and "
                 "'full again': most of the seed-to-seed spread is the draw and the batch order, "
                 "shared by both members of a pair. A piece whose paired difference changes sign "
@@ -453,39 +472,98 @@ static void plot_bars(const run *r)
 
 /* ------------------------------------------------------------------- claims */
 
-#define WITHIN 0.15/* nats: "the budget does not tell it from the full model" */
 #define APART 0.03 /* nats: the smallest paired difference called a difference */
 #define LOWER 0.01 /* nats: the same for "lower at every seed" (A1) */
 #define HIGHER 0.02 /* nats: the same for "higher at every seed" (A3, A4 with --full) */
 
-/* ablation a within WITHIN of the full model, against a model that learned nothing */
-static void within_claim(const run *r, const char *id, ablation a)
+/* -> row a's held-out loss minus the full model's, mean over the seeds (paired) */
+static double mean_paired(const run *r, size_t a)
 {
-    double nothing = gsl_stats_mean(r->untrained->data, 1, r->s->seeds) - row_mean(r->loss, 0);
-    char what[120];
-    snprintf(what, sizeof what, "%s: held-out loss within %.2f nats of the full model "
-             "(|mean paired difference|)", ablation_name(a), WITHIN);
-    check_at_most(id, what, fabs(row_mean(r->loss, a) - row_mean(r->loss, 0)), WITHIN);
-    check_control(id, "the full model before training (a model that learned nothing)");
-    check_at_most(id, NULL, fabs(nothing), WITHIN);
+    return row_mean(r->loss, a) - row_mean(r->loss, ABL_FULL);
+}
+
+/* ablation a costs no more than cutting the full model's budget to row cut's (its mean
+ * paired difference at most cut's), against the full model cut to the next shorter
+ * budget (row cut + 1), which must cost more; what: the claim's wording */
+static void cheaper_claim(const run *r, const char *id, ablation a, size_t cut, const char *what)
+{
+    char control[120];
+    check_at_most(id, what, mean_paired(r, a), mean_paired(r, cut));
+    snprintf(control, sizeof control, "the full model trained %zu of the %zu steps, as if it "
+             "were an ablation", budget_of(r, cut + 1), r->s->steps);
+    check_control(id, control);
+    check_at_most(id, NULL, mean_paired(r, cut + 1), mean_paired(r, cut));
+}
+
+/* A3-A6, A8, A9: ablation a costs less than the budget's last quarter */
+static void quarter_claim(const run *r, const char *id, ablation a)
+{
+    char what[240];
+    snprintf(what, sizeof what, "%s costs the held-out loss less than the last quarter of the "
+             "budget does (mean paired difference at most the full model's on %zu of the %zu "
+             "steps, nats)", ablation_name(a), budget_of(r, THREE_QUARTERS), r->s->steps);
+    cheaper_claim(r, id, a, THREE_QUARTERS, what);
+}
+
+/* quick, A2: the mask's cost on held-out text is below that of halving the budget */
+static void mask_bound(const run *r)
+{
+    char what[240];
+    snprintf(what, sizeof what, "no mask: at %zu steps its cost on held-out text does not show "
+             "yet, less than halving the budget costs (mean paired difference at most the full "
+             "model's on %zu steps; --full: README's table)", r->s->steps, budget_of(r, HALF));
+    cheaper_claim(r, "A2", ABL_NO_MASK, HALF, what);
+}
+
+/* what the budget is worth, the yardstick of the claims that a piece costs little */
+static void budget_text(const run *r)
+{
+    size_t S = r->s->steps;
+    report_text(r->o, "What a piece is worth is set against what training steps are worth: the "
+                "full model trained on %zu, %zu and %zu of the %zu steps (the same draw, the first "
+                "of the same batches, warm-up and decay over its own steps) is %.3f, %.3f and "
+                "%.3f nats above the full model (mean paired difference). A piece 'costs less "
+                "than the last quarter of the budget' when taking it out raises the held-out "
+                "loss less than stopping at %zu steps does. The control of each such claim is "
+                "the full model on %zu steps, shown as if it were an ablation: it must not pass, "
+                "so the bound can see a halving of the budget. The bound is one-sided: a removal "
+                "that lowers the loss (the smaller model learned faster) passes too, and the "
+                "table shows which did.", budget_of(r, THREE_QUARTERS), budget_of(r, HALF),
+                budget_of(r, QUARTER), S, mean_paired(r, THREE_QUARTERS), mean_paired(r, HALF),
+                mean_paired(r, QUARTER), budget_of(r, THREE_QUARTERS), budget_of(r, HALF));
+}
+
+/* the mask's narration: the leak, and its cost on held-out text (paired, lo .. hi) */
+static void mask_text(const run *r, double lo, double hi)
+{
+    report_text(r->o, "The mask: a model trained seeing the next character learns to read it "
+                "off (A7: on training text it does %.3f nats better when it sees the future), "
+                "and loses that crutch when evaluated causally. At %zu steps it is %.3f .. %.3f "
+                "nats above the full model on held-out text (paired), against %.3f for halving "
+                "the budget. %s", row_mean(r->leak, 0), r->s->steps, lo, hi,
+                mean_paired(r, HALF), r->s->full
+                    ? (lo >= APART ? "The cost shows at every seed: A2 claims the direction."
+                                   : "The cost does not show at every seed of this run.")
+                    : "The leak is learned, but its cost on held-out text does not show yet at "
+                      "this budget: the quick run claims only that it is smaller than halving "
+                      "the budget's (A2). With --full (500 steps) the model trained without the "
+                      "mask ends several nats above the full model at every seed: the README's "
+                      "table for chapter 14.");
 }
 
 /* A1, A2 (--full), A7: a direction that every seed shows, each against a model that shows
- * the other; quick, A2 is a bound (within_claim) */
+ * the other; quick, A2 is a bound (mask_bound) */
 static void direction_claims(const run *r)
 {
     double plo, phi, mlo, mhi;
     paired(r, ABL_NO_POSITION, &plo, &phi);
     paired(r, ABL_NO_MASK, &mlo, &mhi);
     report_section(r->o, "Claims");
+    budget_text(r);
     report_text(r->o, "Positions: P is drawn N(0, 1), as large as the token embedding, so at "
                 "the start it is noise added to every input that the model must first learn to "
-                "use or to ignore; within a short budget the model without it is ahead. The "
-                "mask: a model trained seeing the next character learns to read it off, and "
-                "loses that crutch when evaluated causally; within the quick run's 120 steps "
-                "that loss is not yet there at every seed (seeds 7, 10, 11, 16 and 20 of 1-20 "
-                "show a paired difference below 0.03 nats at one seed of the pair), so the quick "
-                "run claims only a bound and --full the direction.");
+                "use or to ignore; within a short budget the model without it is ahead.");
+    mask_text(r, mlo, mhi);
     check_at_most("A1", "without positions the held-out loss is lower at every seed, at this "
                   "budget (largest paired difference, nats)", phi, -LOWER);
     check_control("A1", "the same test on the model trained without the mask");
@@ -496,7 +574,7 @@ static void direction_claims(const run *r)
         check_control("A2", "the same test on the model without positions");
         check_at_least("A2", NULL, plo, APART);
     } else /* 120 steps: at some seeds the leak has not yet cost the causal loss */
-        within_claim(r, "A2", ABL_NO_MASK);
+        mask_bound(r);
     gsl_vector_const_view leak = gsl_matrix_const_row(r->leak, 0);
     gsl_vector_const_view full = gsl_matrix_const_row(r->leak, 1);
     check_at_least("A7", "the leak: trained without the mask, the model predicts training text "
@@ -520,9 +598,9 @@ static void higher_claim(const run *r, const char *id, ablation a)
     check_at_least(id, NULL, hlo, HIGHER);
 }
 
-/* A3-A6, A8: within WITHIN of the full model (with --full, A3 and A4 are
+/* A3-A6, A8: each cheaper than the budget's last quarter (with --full, A3 and A4 are
  * measured apart: higher_claim) */
-static void within_claims(const run *r)
+static void quarter_claims(const run *r)
 {
     static const struct { const char *id; ablation a; } claim[] = {
         {"A3", ABL_NO_SCALE}, {"A4", ABL_NO_MLP}, {"A5", ABL_ONE_HEAD}, {"A6", ABL_NO_WO},
@@ -531,7 +609,7 @@ static void within_claims(const run *r)
         if (r->s->full && (claim[k].a == ABL_NO_SCALE || claim[k].a == ABL_NO_MLP))
             higher_claim(r, claim[k].id, claim[k].a);
         else
-            within_claim(r, claim[k].id, claim[k].a);
+            quarter_claim(r, claim[k].id, claim[k].a);
     }
 }
 
@@ -547,7 +625,7 @@ static void larger_claims(const run *r)
                 "per pair against r multiply-adds. On this text, chapter 4's reason to prefer "
                 "the product is its cost, not what it can learn.", alo, ahi,
                 row_mean(r->clock, ABL_ADDITIVE) / row_mean(r->clock, ABL_FULL));
-    within_claim(r, "A9", ABL_ADDITIVE);
+    quarter_claim(r, "A9", ABL_ADDITIVE);
     report_text(r->o, "The recurrent model is %.3f .. %.3f nats below the full model (paired): at "
                 "these sizes and this budget chapter 1's cell learns more per step than the "
                 "Transformer that replaced it. The derivation's case for attention is not a lower "
@@ -1157,7 +1235,6 @@ static void setup(run *r)
                  "drawing training windows");
     r->loss = scope_matrix(r->sc, ROWS, S);
     r->leak = scope_matrix(r->sc, 2, S);
-    r->untrained = scope_vector(r->sc, S);
     r->again = scope_vector(r->sc, S);
     r->clock = scope_matrix(r->sc, ROWS, S);
     r->trained = SCOPE_KEEP(r->sc, calloc(ABL_COUNT, sizeof *r->trained), free);
@@ -1228,7 +1305,8 @@ int main(int argc, char **argv)
         {"context", CLI_SIZE, &s.context, 0, 128, "characters per sequence (0: 16; 32)"},
         {"batch", CLI_SIZE, &s.batch, 0, 64, "sequences per step (0: 8)"},
         {"steps", CLI_SIZE, &s.steps, 0, 100000, "training steps per run, at least 20 (0: 120; "
-         "500); A1-A7 are claims about training: too few steps can fail them, and say so"},
+         "500); A1-A10 are claims about training at the default budgets: other step counts can "
+         "fail them, and say so"},
         {"seeds", CLI_SIZE, &s.seeds, 0, 20, "seeds per model, at least 2 (0: 2; 3)"},
         {"rate", CLI_DOUBLE, &s.rate, 0, 0.05, "peak learning rate (0: 2e-2; 6e-3)"},
     };
@@ -1261,7 +1339,7 @@ int main(int argc, char **argv)
     rank_text(&r);
     plot_bars(&r);
     direction_claims(&r);
-    within_claims(&r);
+    quarter_claims(&r);
     larger_claims(&r);
     inspect(&r);
     scope_close(sc);
