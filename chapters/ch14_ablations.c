@@ -349,6 +349,12 @@ static void paired(const run *r, size_t a, double *lo, double *hi)
     }
 }
 
+/* -> row a's held-out loss minus the full model's, mean over the seeds (paired) */
+static double mean_paired(const run *r, size_t a)
+{
+    return row_mean(r->loss, a) - row_mean(r->loss, ABL_FULL);
+}
+
 /* row a of the table -> its model's short name */
 static const char *row_name(size_t a)
 {
@@ -477,29 +483,40 @@ static void table(const run *r)
     against_full_text(r);
 }
 
-/* the bar figure: mean and spread of each model's held-out loss; the axis ends
- * 0.3 nats above the highest bar but no mask's, which may leave it off the scale */
+/* the figure: each row's paired difference to the full model (mean, smallest and largest
+ * over the seeds), and 'full again' against 'full' (other seeds, unpaired); the axis ends
+ * 0.15 nats above the highest row but no mask's, which may leave that row off the scale */
 static void plot_bars(const run *r)
 {
     plot *p = plot_begin(r->o, "ch14_ablations");
-    double lo = INFINITY, hi = -INFINITY;
+    size_t n = rows_of(r), S = r->s->seeds;
+    double top = 0.0, bottom = 0.0, lo, hi;
     char var[24];
-    plot_block(p, "model, mean held-out loss, standard deviation over seeds");
-    for (size_t a = 0; a < rows_of(r); a++) {
-        double m = row_mean(r->loss, a), sd = row_sd(r->loss, a);
-        lo = m - sd < lo ? m - sd : lo;
-        hi = a != ABL_NO_MASK && m + sd > hi ? m + sd : hi;
-        PLOT_ROW(p, (double)a, m, sd);
+    plot_block(p, "row, mean paired difference to the full model, smallest, largest");
+    for (size_t a = 0; a <= n; a++) {
+        if (a == n) { /* full again: seed o->seed + S + i against o->seed + i */
+            gsl_vector_view full = gsl_matrix_row(r->loss, ABL_FULL);
+            gsl_vector *d = scope_vector(r->sc, S);
+            gsl_vector_memcpy(d, r->again);
+            gsl_vector_sub(d, &full.vector);
+            gsl_vector_minmax(d, &lo, &hi);
+            PLOT_ROW(p, (double)a, gsl_stats_mean(d->data, 1, S), lo, hi);
+        } else {
+            paired(r, a, &lo, &hi);
+            PLOT_ROW(p, (double)a, mean_paired(r, a), lo, hi);
+        }
+        top = a != ABL_NO_MASK && hi > top ? hi : top;
+        bottom = lo < bottom ? lo : bottom;
         snprintf(var, sizeof var, "label%zu", a);
-        plot_set_text(p, var, row_name(a));
+        plot_set_text(p, var, a == n ? "full again" : row_name(a));
     }
-    double mask = row_mean(r->loss, ABL_NO_MASK) + row_sd(r->loss, ABL_NO_MASK);
-    plot_set(p, "bars", (double)rows_of(r));
-    plot_set(p, "lowest", lo);
-    plot_set(p, "highest", mask < hi + 0.3 ? (mask > hi ? mask : hi) : hi + 0.3);
-    plot_set(p, "full", row_mean(r->loss, ABL_FULL));
+    paired(r, ABL_NO_MASK, &lo, &hi);
+    plot_set(p, "rows", (double)(n + 1));
+    plot_set(p, "lowest", bottom);
+    plot_set(p, "highest", hi < top + 0.15 ? (hi > top ? hi : top) : top + 0.15);
+    plot_set(p, "quarter", mean_paired(r, THREE_QUARTERS));
     plot_set(p, "steps", (double)r->s->steps);
-    plot_set(p, "seeds", (double)r->s->seeds);
+    plot_set(p, "seeds", (double)S);
     plot_set(p, "width", (double)r->s->dim);
     plot_set(p, "layers", (double)r->s->layers);
     plot_render(p, "ch14_ablations.gp");
@@ -510,12 +527,6 @@ static void plot_bars(const run *r)
 #define APART 0.03 /* nats: the smallest paired difference called a difference */
 #define LOWER 0.01 /* nats: the same for "lower at every seed" (A1) */
 #define HIGHER 0.02 /* nats: the same for "higher at every seed" (A3, A4 with --full) */
-
-/* -> row a's held-out loss minus the full model's, mean over the seeds (paired) */
-static double mean_paired(const run *r, size_t a)
-{
-    return row_mean(r->loss, a) - row_mean(r->loss, ABL_FULL);
-}
 
 /* ablation a costs no more than cutting the full model's budget to row cut's (its mean
  * paired difference at most cut's), against the full model cut to the next shorter
