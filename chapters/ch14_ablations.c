@@ -15,15 +15,17 @@
  * aside, chapter 12's I5 tested it on a toy task), and chapter 1's recurrent
  * cell at the same parameter count, the model the derivation set out to replace.
  *   A1-A6, A8  one claim per ablation, stating only what the spread supports
- *              (A8: free A);
+ *              (A8: free A); a piece that the budget cannot tell apart is claimed
+ *              to cost less than the budget's last quarter, measured by the full
+ *              model trained on 3/4 of the steps (control: on half of them);
  *   A7         the leak: trained without the mask, the model predicts training
  *              text better when it sees the future than when it does not;
  *   A9         the additive score;
  *   A10        the recurrent model, at the same steps and tokens.
  * Then the trained model is read back, in the "circuits" view of Elhage et
  * al. (2021) and the key-value view of the MLP of Geva et al. (2021):
- *   K1         the effective ranks of each head's W_QK and W_OV, and the rank
- *              a free A learns;
+ *   K1         the effective ranks of each head's W_QK and W_OV against further
+ *              draws, and the rank a free A takes;
  *   K2         what the heads attend to (previous, first, same character,
  *              itself), measured on a validation line;
  *   K3         the last MLP's units as keys (the contexts that fire them) and
@@ -515,6 +517,7 @@ static void plot_bars(const run *r)
     plot_set(p, "lowest", bottom);
     plot_set(p, "highest", hi < top + 0.15 ? (hi > top ? hi : top) : top + 0.15);
     plot_set(p, "quarter", mean_paired(r, THREE_QUARTERS));
+    plot_set_text(p, "bounded", r->s->full ? "A5, A6, A8, A9" : "A3-A6, A8, A9");
     plot_set(p, "steps", (double)r->s->steps);
     plot_set(p, "seeds", (double)S);
     plot_set(p, "width", (double)r->s->dim);
