@@ -12,7 +12,7 @@ do for [i = 0:rows - 1] { set xtics add (value(sprintf("label%d", i)) i) }
 set grid ytics
 set clip two
 cut(y) = y > highest ? highest : y
-set label 1 "full model" at 0.25, 0 left offset 0, 0.7 font ",14" tc rgb accent front
+set label 1 "full model" at 0.25, 0 left offset 0, -0.9 font ",14" tc rgb accent front
 set label 2 "the budget's last quarter (3/4 of the steps): bound of ".bounded at rows - 0.5, quarter right offset 0, 0.7 font ",14" tc lt 2 front
 plot 0 with lines lt 7 lw 1.5, \
      quarter with lines lt 2 dt 2 lw 2, \
