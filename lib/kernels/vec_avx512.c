@@ -10,6 +10,7 @@
 typedef float vf __attribute__((vector_size(64)));
 typedef unsigned vu __attribute__((vector_size(64)));
 #define VW 16
+#include "vexp2_body.h"
 
 static inline __attribute__((always_inline)) vf vf_max(vf a, vf b)
 {
@@ -21,13 +22,7 @@ static inline __attribute__((always_inline)) vf vf_max(vf a, vf b)
 static inline __attribute__((always_inline)) vf vf_exp2(vf x)
 {
     __m512 n = _mm512_roundscale_ps((__m512)x, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-    vf r = x - (vf)n, p = (vf){0} + 1.535336188319500e-4f;
-    p = p * r + 1.339887440266574e-3f;
-    p = p * r + 9.618437357674640e-3f;
-    p = p * r + 5.550332471162809e-2f;
-    p = p * r + 2.402264791363012e-1f;
-    p = p * r + 6.931472028550421e-1f;
-    p = p * r + 1.0f;
+    vf p = vf_exp2_fraction(x - (vf)n);
     __mmask16 keep = _mm512_cmp_ps_mask((__m512)x, _mm512_set1_ps(-126.0f), _CMP_GE_OQ);
     return (vf)_mm512_maskz_scalef_ps(keep, (__m512)p, n);
 }

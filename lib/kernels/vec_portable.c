@@ -9,23 +9,7 @@
 typedef float vf __attribute__((vector_size(16)));
 typedef unsigned vu __attribute__((vector_size(16)));
 #define VW 4
-#include "vexp2_body.h"
-
-static inline __attribute__((always_inline)) vf vf_max(vf a, vf b)
-{
-    return (vf)(((vu)(a > b) & (vu)a) | (~(vu)(a > b) & (vu)b));
-}
-
-/* the sum of v's lanes */
-static inline __attribute__((always_inline)) float vf_sum(vf v)
-{
-    float sum = 0.0f;
-    for (int lane = 0; lane < VW; lane++)
-        sum += v[lane];
-    return sum;
-}
-
-#define vf_exp2 vf_exp2_generic
+#include "vec_generic_body.h"
 #define TILE_BLAS
 #define TILE_ROWS 1
 #define TILE_COLS (ATTN_TILE / VW)
