@@ -32,6 +32,7 @@
 #include "checkpoint.h"
 #include "cli_text.h"
 #include "corpus.h"
+#include "corpus_option.h"
 #include "gpt.h"
 #include "gpt_gradcheck.h"
 #include "invent.h"
@@ -624,29 +625,6 @@ static void fill_defaults(settings *s)
 
 /* ------------------------------------------------------------ bad input first */
 
-/* the corpus loaded, or one line and exit 2 */
-static int load_corpus(const invent_opts *o, const settings *s, corpus **text)
-{
-    int status = corpus_load(s->corpus, text);
-    int fortunes = strcmp(s->corpus, CORPUS_FORTUNES_DIR) == 0;
-    if (status == INVENT_EIO && fortunes && errno == ENOENT)
-        return cli_fail(o, "no corpus: %s is missing; install the Debian package 'fortunes' "
-                           "(make deps) or give a text file with --corpus FILE",
-                        CORPUS_FORTUNES_DIR);
-    if (status == INVENT_EIO)
-        return cli_fail(o, "--corpus %s: cannot read it (%s)", s->corpus, strerror(errno));
-    if (status == INVENT_EFORMAT)
-        return cli_fail(o, "--corpus %s: no text in it (an empty file, or a folder without "
-                           "text files)", s->corpus);
-    chapter_must(status, "loading the corpus");
-    size_t held = corpus_part_len(*text, CORPUS_VALID);
-    if (held < s->context + 1)
-        return cli_fail(o, "--corpus %s: %zu characters are too few: its last tenth (%zu) must "
-                           "hold one context of %zu characters and the next one",
-                        s->corpus, (*text)->n, held, s->context);
-    return CLI_RUN;
-}
-
 static int same_shape(const gpt_shape *a, const gpt_shape *b)
 {
     return a->vocab == b->vocab && a->context == b->context && a->dim == b->dim &&
@@ -735,7 +713,7 @@ static int check_settings(const invent_opts *o, settings *s, corpus **text)
                            "some training), got %zu", G1_STEPS, s->steps);
     if (s->rate < 1e-4)
         return cli_fail(o, "--rate must be at least 1e-4, got %g", s->rate);
-    int rc = load_corpus(o, s, text);
+    int rc = corpus_option_load(o, s->corpus, s->context, text);
     if (rc == CLI_RUN && s->load)
         rc = check_checkpoint(o, s, *text);
     if (rc == CLI_RUN && s->save)

@@ -33,7 +33,6 @@
  * The default is a tiny model and a few hundred steps (seconds); --full
  * trains chapter 13's quick model longer, over more seeds (minutes).
  */
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,6 +46,7 @@
 #include "circuits.h"
 #include "cli_text.h"
 #include "corpus.h"
+#include "corpus_option.h"
 #include "gpt_clone.h"
 #include "head_roles.h"
 #include "invent.h"
@@ -1338,22 +1338,6 @@ static void fill_defaults(settings *s)
     s->windows = (f ? 16 : 4) * s->batch;
 }
 
-static int load_corpus(const invent_opts *o, const settings *s, corpus **text)
-{
-    int status = corpus_load(s->corpus, text);
-    if (status == INVENT_EIO && strcmp(s->corpus, CORPUS_FORTUNES_DIR) == 0 && errno == ENOENT)
-        return cli_fail(o, "no corpus: %s is missing; install the Debian package 'fortunes' "
-                           "(make deps) or give a text file with --corpus FILE",
-                        CORPUS_FORTUNES_DIR);
-    if (status == INVENT_EIO || status == INVENT_EFORMAT)
-        return cli_fail(o, "--corpus %s: cannot read text from it", s->corpus);
-    chapter_must(status, "loading the corpus");
-    if (corpus_part_len(*text, CORPUS_VALID) < s->context + 1)
-        return cli_fail(o, "--corpus %s: its last tenth must hold one context of %zu characters "
-                           "and the next one", s->corpus, s->context);
-    return CLI_RUN;
-}
-
 static int check_settings(const invent_opts *o, const settings *s, corpus **text)
 {
     if (s->dim % s->heads != 0 || s->heads < 2)
@@ -1369,7 +1353,7 @@ static int check_settings(const invent_opts *o, const settings *s, corpus **text
     if (s->context < 3)
         return cli_fail(o, "--context %zu: at least 3 (the inspection tells a head's previous and "
                            "first characters apart)", s->context);
-    return load_corpus(o, s, text);
+    return corpus_option_load(o, s->corpus, s->context, text);
 }
 
 int main(int argc, char **argv)

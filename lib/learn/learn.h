@@ -11,6 +11,7 @@
 #include "checkpoint.h"
 #include "circuits.h"
 #include "corpus.h"
+#include "corpus_option.h"
 #include "fdcheck.h"
 #include "gpt.h"
 #include "gpt_clone.h"
