@@ -6,7 +6,11 @@
  * identity) shows that each head takes a weighted sum over the positions.
  * Normalised over the positions, each head's weights sum to 1 and its sum
  * stays bounded as the sequence grows; normalised over the heads, they do
- * not, and it grows (claim S1), as any unnormalised weighted sum does (S6). The
+ * not, and it grows (claim S1), as any unnormalised weighted sum does (S6).
+ * Normalising has a price, the dilution the article this derivation follows
+ * points out: each irrelevant token takes some weight from the relevant one.
+ * With near-uniform scores the softmax dilutes as plain normalisation does;
+ * with peaked scores it keeps the relevant token's weight (S8). The
  * softmax with a temperature does that normalisation (S2), and the scores are
  * divided by sqrt(r) because the variance of q . k grows as r: without the
  * division the softmax saturates as r grows and its gradient vanishes (S7). A
@@ -20,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <gsl/gsl_randist.h>
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
 
@@ -303,6 +308,123 @@ static void growth_section(const invent_opts *o, gsl_rng *r)
     check_control("S6", "the unnormalised sum");
     check_at_most("S6", NULL, slope[0], 0.1);
     plot_growth(o, Ts, norms, slope);
+}
+
+/* ---------------------------------------------------------------- S8 */
+
+enum { DILUTION_POINTS = 10, DILUTION_DRAWS = 256 }; /* T = 2, 4, .. 1024 */
+
+#define IRRELEVANT 1.0     /* the irrelevant tokens' scores: IRRELEVANT +- NOISE */
+#define NOISE 0.1
+#define NEAR_UNIFORM 1.2   /* the relevant token's score, a little above them */
+#define PEAKED 10.0        /* ... or far above them */
+
+/* T, the relevant token's score -> its weight w_0, mean over draws of the T - 1
+ * irrelevant scores s_i ~ IRRELEVANT + NOISE z: weight[0] normalised plainly,
+ * s_0 / sum_i s_i (every score is positive), weight[1] by the softmax */
+static void relevant_weight(size_t T, double relevant, gsl_rng *r, double weight[2])
+{
+    scope *sc = scope_open();
+    gsl_vector *s = scope_vector(sc, T);
+    weight[0] = weight[1] = 0.0;
+    for (int k = 0; k < DILUTION_DRAWS; k++) {
+        gsl_vector_set(s, 0, relevant);
+        for (size_t i = 1; i < T; i++)
+            gsl_vector_set(s, i, IRRELEVANT + gsl_ran_gaussian(r, NOISE));
+        weight[0] += relevant / gsl_blas_dasum(s) / DILUTION_DRAWS;
+        chapter_must(softmax_vector(s, 1.0), "the softmax");
+        weight[1] += gsl_vector_get(s, 0) / DILUTION_DRAWS;
+    }
+    scope_close(sc);
+}
+
+/* The relevant token's weight over T: [score][form], score 0 near-uniform,
+ * 1 peaked; form 0 plain normalisation, 1 softmax. */
+typedef struct {
+    double T[DILUTION_POINTS];
+    double weight[2][2][DILUTION_POINTS];
+    double slope[2][2]; /* fitted p of weight ~ T^p */
+} dilution;
+
+/* z -> the figure of S8 */
+static void plot_dilution(const invent_opts *o, const dilution *z)
+{
+    plot *p = plot_begin(o, "ch07_dilution");
+    plot_set(p, "near_uniform", NEAR_UNIFORM);
+    plot_set(p, "peaked", PEAKED);
+    plot_set(p, "irrelevant", IRRELEVANT);
+    plot_set(p, "noise", NOISE);
+    plot_set(p, "p_uniform_plain", z->slope[0][0]);
+    plot_set(p, "p_uniform_soft", z->slope[0][1]);
+    plot_set(p, "p_peaked_plain", z->slope[1][0]);
+    plot_set(p, "p_peaked_soft", z->slope[1][1]);
+    plot_block(p, "T  uniform_plain  uniform_softmax  peaked_plain  peaked_softmax");
+    for (int k = 0; k < DILUTION_POINTS; k++)
+        PLOT_ROW(p, z->T[k], z->weight[0][0][k], z->weight[0][1][k], z->weight[1][0][k],
+                 z->weight[1][1][k]);
+    plot_render(p, "ch07_dilution.gp");
+}
+
+/* z -> S8's two checks, each with its control */
+static void dilution_checks(const dilution *z)
+{
+    check_close("S8", "with near-uniform scores the softmax dilutes the relevant token as plain "
+                      "normalisation does: the fitted exponents of its weight against T agree",
+                z->slope[0][1], z->slope[0][0], 0.05);
+    check_control("S8", "peaked scores, where the two forms part");
+    check_close("S8", NULL, z->slope[1][1], z->slope[1][0], 0.05);
+    check_at_least("S8", "with peaked scores the softmax keeps the relevant token's weight: "
+                         "fitted exponent at least -0.1 (-1 is full dilution, as 1/T)",
+                   z->slope[1][1], -0.1);
+    check_control("S8", "plain normalisation of the same peaked scores");
+    check_at_least("S8", NULL, z->slope[1][0], -0.1);
+}
+
+/* S8: the article's dilution argument, over T, both forms. */
+static void dilution_section(const invent_opts *o, gsl_rng *r)
+{
+    report_section(o, "What normalising costs: dilution");
+    report_text(o, "Normalising has a price, which the article this derivation follows points "
+                   "out: every irrelevant token adds some weight of its own, so the more of them "
+                   "there are, the less is left for the one token that matters. Here one "
+                   "relevant token scores %.1f, a little above (near-uniform scores), or %.0f, "
+                   "far above (peaked scores), T - 1 irrelevant ones that score %.0f +- %.1f. "
+                   "Plain normalisation gives it s_0 / sum_i s_i; the softmax exp(s_0) / sum_i "
+                   "exp(s_i). Its weight, mean over %d draws, and the exponent p of weight ~ T^p "
+                   "fitted on a log-log scale:", NEAR_UNIFORM, PEAKED, IRRELEVANT, NOISE,
+                DILUTION_DRAWS);
+    dilution z;
+    const double relevant[2] = {NEAR_UNIFORM, PEAKED};
+    report_line(o, "                near-uniform scores        peaked scores");
+    report_line(o, "        T      plain    softmax          plain    softmax");
+    for (int k = 0; k < DILUTION_POINTS; k++) {
+        z.T[k] = pow(2.0, k + 1);
+        for (int f = 0; f < 2; f++) {
+            double w[2];
+            relevant_weight((size_t)z.T[k], relevant[f], r, w);
+            z.weight[f][0][k] = w[0];
+            z.weight[f][1][k] = w[1];
+        }
+        report_line(o, "  %7.0f   %8.4f   %8.4f       %8.4f   %8.4f", z.T[k], z.weight[0][0][k],
+                    z.weight[0][1][k], z.weight[1][0][k], z.weight[1][1][k]);
+    }
+    for (int f = 0; f < 2; f++)
+        for (int form = 0; form < 2; form++)
+            chapter_must(growth_exponent(z.T, z.weight[f][form], DILUTION_POINTS,
+                                         &z.slope[f][form]), "fitting");
+    report_line(o, "  fitted p  %8.3f   %8.3f       %8.3f   %8.3f", z.slope[0][0], z.slope[0][1],
+                z.slope[1][0], z.slope[1][1]);
+    report_line(o, "%s", "");
+    dilution_checks(&z);
+    report_text(o, "So the dilution is real for plain normalisation at any scores, and for "
+                   "the softmax where the scores barely tell the tokens apart. The softmax "
+                   "escapes it where they do: it turns a difference of scores into a ratio of weights, e^%.0f "
+                   "= %.0f here, so a relevant token keeps most of its weight until about that "
+                   "many irrelevant ones are added (%.2f of it at T = %.0f), where plain "
+                   "normalisation needs a score T times the others'.", PEAKED - IRRELEVANT,
+                exp(PEAKED - IRRELEVANT), z.weight[1][1][DILUTION_POINTS - 1],
+                z.T[DILUTION_POINTS - 1]);
+    plot_dilution(o, &z);
 }
 
 /* ---------------------------------------------------------------- S2 */
@@ -1113,6 +1235,7 @@ int main(int argc, char **argv)
     example m = example_new(sc, &s, r);
     heads_section(&o, &m, s.heads, r);
     growth_section(&o, r);
+    dilution_section(&o, r);
     temperature_section(&o, &m);
     scale_section(&o, r);
     forms_section(&o, &m);
