@@ -7,13 +7,15 @@
  * work per token, but whatever lies further back than the window is gone
  * (N2). And the T x T matrix itself is not needed: streaming the keys past
  * each block of queries with a running maximum and sum gives the same output
- * while holding only a few tiles (N3), the online softmax behind
+ * (without the rescaling of what was summed before, it does not), also where
+ * scores reach +-1e4, while holding only a few tiles, the same at every T
+ * (N3), the online softmax behind
  * FlashAttention (Dao et al., 2022). The arithmetic stays T^2; what the
  * tiles remove is the T x T matrix in memory and the traffic of writing it
  * out and reading it back. Computing only some of the scores, as sparse
  * patterns do, cuts the counted work to the listed pairs and, listing every
  * pair, gives the dense output (N1, N3); whether it also cuts the time is
- * measured, not claimed. Last, the cache argument of chapters 5 and 6 at
+ * measured twice and narrated as the two measurements say, not claimed. Last, the cache argument of chapters 5 and 6 at
  * decode time: the ledger's caches of r per head and of shared raw tokens
  * read 5 and 40 times fewer bytes than d per head, the raw tokens for as
  * many multiply-adds, both computed from the shapes (Q1 and C1 are claimed
@@ -25,6 +27,7 @@
 #include <gsl/gsl_randist.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "decode_ledger.h"
 #include "invent.h"
@@ -555,18 +558,28 @@ static void check_sparse_agrees(problem *p, gsl_rng *r)
     attn_key_list_free(&list);
 }
 
-/* points -> the table: fraction computed, ns per computed score, time / dense */
-static void print_sparse(const invent_opts *o, const sparse_point *pt)
+/* Two measurements of the same lists, each the medians of its rounds. */
+typedef sparse_point sparse_pair[2][SPARSE_POINTS];
+
+/* kind 0: key lists, 1: block lists, i -> its time / the dense time at point i */
+static double time_ratio(const sparse_point *pt, int kind, int i)
 {
-    report_line(o, "%5s  %15s   %24s   %17s", "", "share computed", "ns per score",
-                "time / dense time");
-    report_line(o, "%5s  %7s %7s   %8s %7s %7s   %8s %8s", "f", "keys", "blocks", "dense",
+    return (kind ? pt[i].blocks_ms : pt[i].keys_ms) / pt[i].dense_ms;
+}
+
+/* m -> the table: share computed, ns per computed score, time / dense in each measurement */
+static void print_sparse(const invent_opts *o, sparse_pair m)
+{
+    const sparse_point *pt = m[0];
+    report_line(o, "%5s  %15s   %24s   %33s", "", "share computed", "ns per score (first)",
+                "time / dense time (first, second)");
+    report_line(o, "%5s  %7s %7s   %8s %7s %7s   %16s %16s", "f", "keys", "blocks", "dense",
                 "keys", "blocks", "keys", "blocks");
     for (int i = 0; i < SPARSE_POINTS; i++)
-        report_line(o, "%4.0f%%  %6.1f%% %6.1f%%   %8.3f %7.3f %7.3f   %8.2f %8.2f",
+        report_line(o, "%4.0f%%  %6.1f%% %6.1f%%   %8.3f %7.3f %7.3f   %7.2f, %6.2f  %7.2f, %6.2f",
                     100 * pt[i].fraction, 100 * pt[i].key_fraction, 100 * pt[i].block_fraction,
-                    pt[i].dense_ns, pt[i].keys_ns, pt[i].blocks_ns,
-                    pt[i].keys_ms / pt[i].dense_ms, pt[i].blocks_ms / pt[i].dense_ms);
+                    pt[i].dense_ns, pt[i].keys_ns, pt[i].blocks_ns, time_ratio(m[0], 0, i),
+                    time_ratio(m[1], 0, i), time_ratio(m[0], 1, i), time_ratio(m[1], 1, i));
 }
 
 static void plot_sparse(const invent_opts *o, const sparse_point *pt)
@@ -590,52 +603,87 @@ static void plot_sparse(const invent_opts *o, const sparse_point *pt)
     plot_render(p, "ch11_sparse.gp");
 }
 
-/* kind 0: key lists, 1: block lists, i -> its time / the dense time at point i */
-static double time_ratio(const sparse_point *pt, int kind, int i)
+enum { PAYS, COSTS, NOISY }; /* a point's verdict: both measurements below 1, both not, or split */
+
+/* m, kind, i -> PAYS, COSTS or NOISY */
+static int verdict(sparse_pair m, int kind, int i)
 {
-    return (kind ? pt[i].blocks_ms : pt[i].keys_ms) / pt[i].dense_ms;
+    int a = time_ratio(m[0], kind, i) < 1.0, b = time_ratio(m[1], kind, i) < 1.0;
+    return a != b ? NOISY : a ? PAYS : COSTS;
 }
 
-/* kind as above -> text: from which fraction on, on this run, they stop paying
- * (scanning down from f = 1, so that one slow round at a small f does not count) */
-static const char *paying(const sparse_point *pt, int kind, char *text, size_t size)
+/* m, kind, which verdict -> text: the shares computed at the points with that
+ * verdict, each once ("1.4%, 3.4% and 10.4%"), empty when none */
+static void shares_with(sparse_pair m, int kind, int which, char *text, size_t size)
 {
-    int i = SPARSE_POINTS - 1;
-    while (i >= 0 && time_ratio(pt, kind, i) >= 1.0)
-        i--;
-    double f = kind ? pt[i + 1].block_fraction : pt[i + 1].key_fraction;
-    if (i == SPARSE_POINTS - 1) /* no slower point: there is no pt[i + 1] to name */
-        snprintf(text, size, "are faster than dense at every fraction measured");
-    else if (i < 0)
-        snprintf(text, size, "are never faster than dense, not even at %.1f%% of the scores",
-                 100 * f);
-    else if (i == SPARSE_POINTS - 2)
-        snprintf(text, size, "are faster than dense at every fraction below 100%% (%.2f of its "
-                 "time at 100%%)", time_ratio(pt, kind, i + 1));
-    else
-        snprintf(text, size, "stop paying between %.1f%% and %.1f%% of the scores (%.2f of "
-                 "the dense time at %.1f%%)", 100 * (kind ? pt[i].block_fraction :
-                 pt[i].key_fraction), 100 * f, time_ratio(pt, kind, i + 1), 100 * f);
+    double share[SPARSE_POINTS];
+    int n = 0;
+    for (int i = 0; i < SPARSE_POINTS; i++) {
+        double f = kind ? m[0][i].block_fraction : m[0][i].key_fraction;
+        if (verdict(m, kind, i) == which && (n == 0 || share[n - 1] != f))
+            share[n++] = f;
+    }
+    text[0] = '\0';
+    for (int k = 0; k < n; k++) {
+        size_t used = strlen(text);
+        snprintf(text + used, size - used, "%s%.1f%%", k == 0 ? "" : k == n - 1 ? " and " : ", ",
+                 100 * share[k]);
+    }
+}
+
+/* m, kind -> text: where, on this run, they are faster than dense, where slower,
+ * and where the two measurements disagree; only what the numbers say */
+static const char *paying(sparse_pair m, int kind, char *text, size_t size)
+{
+    char pays[80], costs[80], noisy[80];
+    shares_with(m, kind, PAYS, pays, sizeof pays);
+    shares_with(m, kind, COSTS, costs, sizeof costs);
+    shares_with(m, kind, NOISY, noisy, sizeof noisy);
+    snprintf(text, size, "%s%s%s%s%s%s%s%s", pays[0] ? "are faster than dense at " : "",
+             pays, pays[0] && costs[0] ? ", and " : "", costs[0] ? "are slower at " : "", costs,
+             noisy[0] && (pays[0] || costs[0]) ? "; " : "",
+             noisy[0] ? "the two measurements disagree (noisy) at " : "", noisy);
+    size_t used = strlen(text);
+    snprintf(text + used, size - used, " of the scores");
     return text;
 }
 
-/* points -> in words: why few scores do not cost a proportionally short time */
-static void sparse_fixed_costs(const invent_opts *o, const sparse_point *pt)
+/* m, kind ("key lists", "block lists"), i -> whether the cost per computed score
+ * at point 0 exceeds that at the last point by half in both measurements (1), in
+ * neither (0), or in one only (-1) */
+static int fixed_cost_shows(sparse_pair m, int kind)
 {
-    const sparse_point *few = &pt[0], *all = &pt[SPARSE_POINTS - 1];
-    report_text(o, "Computing few scores does not make the time shrink in proportion. At f = "
-                   "%.0f%% a query of the key lists computes %.1f scores on average, so what "
-                   "each query costs however few keys it lists (its softmax per head, writing "
-                   "its output row, being handed to a worker) dominates: %.0f ns per score, "
-                   "against %.1f at f = 100%%, and %.2f of the dense time for %.1f%% of its "
-                   "scores. Block lists "
-                   "pay the same kind of fixed cost per block of %d queries (packing the "
-                   "queries, writing the output): %.1f times the dense time per score at f = "
-                   "%.0f%%, %.1f at 100%%.",
+    int last = SPARSE_POINTS - 1, shows[2];
+    for (int k = 0; k < 2; k++)
+        shows[k] = kind ? m[k][0].blocks_ns > 1.5 * m[k][last].blocks_ns
+                        : m[k][0].keys_ns > 1.5 * m[k][last].keys_ns;
+    return shows[0] == shows[1] ? shows[0] : -1;
+}
+
+/* m -> in words: why few scores do not cost a proportionally short time, where
+ * the numbers say so */
+static void sparse_fixed_costs(const invent_opts *o, sparse_pair m)
+{
+    const sparse_point *few = &m[0][0], *all = &m[0][SPARSE_POINTS - 1];
+    int keys = fixed_cost_shows(m, 0), blocks = fixed_cost_shows(m, 1);
+    const char *reading[3] = {"so no fixed cost per query shows on this run",
+                              "so what each query costs however few keys it lists (its "
+                              "softmax per head, writing its output row, being handed to a "
+                              "worker) dominates",
+                              "and the second measurement says otherwise: noisy"};
+    report_text(o, "At f = %.0f%% a query of the key lists computes %.1f scores on average, and "
+                   "%.3g ns per score against %.3g at f = 100%% (first measurement), %s. They "
+                   "take %.2f of the dense time for %.1f%% of its scores. Block lists, which pay "
+                   "for each block of %d queries (packing the queries, writing the output), "
+                   "take %.2f times the dense time per score at f = %.0f%% and %.2f at 100%%, "
+                   "%s.",
                 100 * few->fraction, few->key_fraction * (SPARSE_T + 1) / 2.0, few->keys_ns,
-                all->keys_ns, few->keys_ms / few->dense_ms, 100 * few->key_fraction, ATTN_TILE,
-                few->blocks_ns / few->dense_ns, 100 * few->fraction,
-                all->blocks_ns / all->dense_ns);
+                all->keys_ns, reading[keys < 0 ? 2 : keys], few->keys_ms / few->dense_ms,
+                100 * few->key_fraction, ATTN_TILE, few->blocks_ns / few->dense_ns,
+                100 * few->fraction, all->blocks_ns / all->dense_ns,
+                blocks < 0 ? "noisy between the two measurements"
+                           : blocks ? "so that fixed cost shows at small f"
+                                    : "so no fixed cost per block shows on this run");
 }
 
 static void sparse_section(const invent_opts *o, gsl_rng *r)
@@ -655,31 +703,35 @@ static void sparse_section(const invent_opts *o, gsl_rng *r)
     check_sparse_agrees(&p, r);
     scope_close(sc);
     attn_shape s = {SPARSE_T, SPARSE_HEADS, SPARSE_DH, 0, (float)(1.0 / sqrt(SPARSE_DH))};
-    sparse_point pt[SPARSE_POINTS];
+    sparse_pair m;
     double diff;
-    char keys_text[120], blocks_text[120];
-    chapter_must(sparse_measure(&s, sparse_fractions, SPARSE_POINTS, SPARSE_ROUNDS,
-                                gsl_rng_get(r), pt, &diff), "the sparse timings");
-    report_text(o, "Then what it takes, medians of %d interleaved rounds (a shared machine is "
-                   "noisy; no claim rests on these times). \"Computed\" is the share of the "
-                   "visible scores each list really holds, after rounding:", SPARSE_ROUNDS);
-    print_sparse(o, pt);
+    char keys_text[400], blocks_text[400];
+    unsigned long seed = gsl_rng_get(r);
+    for (int k = 0; k < 2; k++)
+        chapter_must(sparse_measure(&s, sparse_fractions, SPARSE_POINTS, SPARSE_ROUNDS, seed,
+                                    m[k], &diff), "the sparse timings");
+    report_text(o, "Then what it takes, measured twice on the same lists, each time the medians "
+                   "of %d interleaved rounds (a shared machine is noisy; no claim rests on these "
+                   "times). \"Computed\" is the share of the visible scores each list really "
+                   "holds, after rounding:", SPARSE_ROUNDS);
+    print_sparse(o, m);
+    const sparse_point *last = &m[0][SPARSE_POINTS - 1];
+    double gather = last->keys_ns / last->dense_ns;
     report_text(o, "The counts hold exactly; the times say how far that goes. Gathering keys "
-                   "one by one costs %.1f times the dense tiles' time per score at f = 100%%, "
-                   "so the key lists can pay only at small f: on this run they %s. Block lists "
-                   "keep the tiles (%.1f times the dense time per score at f = 100%%) and %s; "
-                   "but a block is 1/%d of this sequence, so small f rounds to the diagonal "
-                   "blocks alone (%.1f%% of the scores computed at f = %.0f%%%s). `make "
-                   "bench` runs the same measurement at a longer T.",
-                pt[SPARSE_POINTS - 1].keys_ns / pt[SPARSE_POINTS - 1].dense_ns,
-                paying(pt, 0, keys_text, sizeof keys_text),
-                pt[SPARSE_POINTS - 1].blocks_ns / pt[SPARSE_POINTS - 1].dense_ns,
-                paying(pt, 1, blocks_text, sizeof blocks_text), SPARSE_T / ATTN_TILE,
-                100 * pt[0].block_fraction, 100 * pt[0].fraction,
-                pt[1].block_fraction == pt[0].block_fraction ? ", and as many at the next f"
-                                                             : "");
-    sparse_fixed_costs(o, pt);
-    plot_sparse(o, pt);
+                   "one by one costs %.1f times the dense tiles' time per score at f = 100%%%s: "
+                   "on this run they %s. Block lists keep the tiles (%.1f times the "
+                   "dense time per score at f = 100%%) and %s; a block is 1/%d of this "
+                   "sequence, so small f rounds to the diagonal blocks alone (%.1f%% of the "
+                   "scores computed at f = %.0f%%%s). `make bench` runs the same measurement "
+                   "at a longer T.",
+                gather, gather > 1.0 ? ", so the key lists can pay only at small f" : "",
+                paying(m, 0, keys_text, sizeof keys_text),
+                last->blocks_ns / last->dense_ns, paying(m, 1, blocks_text, sizeof blocks_text),
+                SPARSE_T / ATTN_TILE, 100 * m[0][0].block_fraction, 100 * m[0][0].fraction,
+                m[0][1].block_fraction == m[0][0].block_fraction ? ", and as many at the next f"
+                                                                 : "");
+    sparse_fixed_costs(o, m);
+    plot_sparse(o, m[0]);
 }
 
 /* ------------------------------------------- the cache, read at decode time */
@@ -723,7 +775,7 @@ static void print_decode(const invent_opts *o, const attn_decode_shape *s, const
     report_line(o, "%-31s %6s %9s %9s %10s %9s   %s", "", "MB", "FLOP", "ms per", "share of",
                 "bound", "times less than d per head:");
     report_line(o, "%-31s %6s %9s %9s %10s %9s %8s %8s %8s", "cache of one layer", "read",
-                "per byte", "token", "bandwidth", "ms", "time", "bytes", "bound");
+                "per byte", "token", "read rate", "ms", "time", "bytes", "bound");
     double bound0 = decode_ledger_bound_ms(&s[0], &pt[0], peak);
     for (int i = 0; i < LEDGER_CACHES; i++) {
         double bound = decode_ledger_bound_ms(&s[i], &pt[i], peak);
@@ -771,16 +823,16 @@ static void decode_verdict(const invent_opts *o, const attn_decode_shape *s,
     double gflops = decode_ledger_flop(&s[2]) / pt[2].ms / 1e6;
     report_text(o, "Keys and values of r read %.1f times fewer bytes and take %.1f times less "
                    "time, %.0f%% of what the bytes promise: at %.1f FLOP per byte, against this "
-                   "machine's balance of %.0f (peak / bandwidth, same run), %s. Their bound "
-                   "says %.1f rather than %.1f because each bound divides by the bandwidth "
-                   "read in its own rounds: %.1f GB/s beside d per head, %.1f beside r.",
+                   "machine's balance of %.0f (peak / read rate, same run), %s. Their bound "
+                   "says %.1f rather than %.1f because each bound divides by the read rate "
+                   "measured in its own rounds: %.1f GB/s beside d per head, %.1f beside r.",
                 bytes_r, pt[0].ms / pt[1].ms, 100 * pt[0].ms / pt[1].ms / bytes_r, fpb[1],
                 balance, decode_ledger_regime(fpb[1], balance), bound[0] / bound[1], bytes_r,
                 pt[0].bandwidth_gbps, pt[1].bandwidth_gbps);
     report_text(o, "The raw tokens read %.1f times fewer bytes than d per head for as many "
                    "multiply-adds: %.1f FLOP per byte against the balance of %.0f, %s. Their "
                    "kernel runs at %.0f%% of the peak multiply-add rate and reads at %.0f%% of "
-                   "the bandwidth, so it is %.1f times faster than d per head, where the bytes "
+                   "the read rate, so it is %.1f times faster than d per head, where the bytes "
                    "promise %.0f and the bound %.1f. A token through all %d layers of the "
                    "ledger's model at this T: %.0f, %.0f and %.0f ms. What a smaller cache buys "
                    "at decode time is time only while memory bounds the step.",
@@ -819,7 +871,8 @@ static void decode_intro(const invent_opts *o, const sizes *z, size_t mib,
                 (double)mib / llc, llc,
                 (double)mib >= 2 * llc ? ", so every step reads memory"
                                        : ": the caches may partly stay in it, so the shares "
-                                         "below are not of memory bandwidth (--full: the "
+                                         "below are of the read rate measured on the same "
+                                         "caches, not of memory bandwidth (--full: the "
                                          "ledger's 5,000 tokens, far beyond it)",
                 mb[0], mb[1], mb[2], madds[0], madds[1], madds[2]);
 }
@@ -839,7 +892,7 @@ static void decode_section(const invent_opts *o, const sizes *z)
     scope_close(sc);
     decode_intro(o, z, mib, s);
     report_text(o, "What each step takes: medians of %d rounds, each beside its bound, the "
-                   "time at the read bandwidth measured in the same rounds or at the peak "
+                   "time at the read rate of the same caches measured in the same rounds or at the peak "
                    "multiply-add rate (%.0f GFLOP/s), whichever is longer. A shared machine is "
                    "noisy: no claim rests on these times.", z->full ? 5 : 3, peak);
     print_decode(o, s, pt, peak);
