@@ -670,14 +670,23 @@ static void shares_with(sparse_pair m, int kind, int which, char *text, size_t s
  * and where the two measurements disagree; only what the numbers say */
 static const char *paying(sparse_pair m, int kind, char *text, size_t size)
 {
-    char pays[80], costs[80], noisy[80];
-    shares_with(m, kind, PAYS, pays, sizeof pays);
-    shares_with(m, kind, COSTS, costs, sizeof costs);
-    shares_with(m, kind, NOISY, noisy, sizeof noisy);
-    snprintf(text, size, "%s%s%s%s%s%s%s%s", pays[0] ? "are faster than dense at " : "",
-             pays, pays[0] && costs[0] ? ", and " : "", costs[0] ? "are slower at " : "", costs,
-             noisy[0] && (pays[0] || costs[0]) ? "; " : "",
-             noisy[0] ? "the two measurements disagree (noisy) at " : "", noisy);
+    static const char *const lead[3] = {"are faster than dense at ", "are slower at ",
+                                        "are noisy (the two measurements disagree) at "};
+    char shares[3][80];
+    int n = 0, said = 0;
+    for (int v = PAYS; v <= NOISY; v++) {
+        shares_with(m, kind, v, shares[v], sizeof shares[v]);
+        n += shares[v][0] != '\0';
+    }
+    text[0] = '\0';
+    for (int v = PAYS; v <= NOISY; v++) {
+        if (!shares[v][0])
+            continue;
+        size_t used = strlen(text);
+        said++;
+        snprintf(text + used, size - used, "%s%s%s", said == 1 ? "" : said == n ? ", and " : ", ",
+                 lead[v], shares[v]);
+    }
     size_t used = strlen(text);
     snprintf(text + used, size - used, " of the scores");
     return text;
