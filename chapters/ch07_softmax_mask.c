@@ -353,7 +353,6 @@ static void plot_dilution(const invent_opts *o, const dilution *z)
     plot_set(p, "near_uniform", NEAR_UNIFORM);
     plot_set(p, "peaked", PEAKED);
     plot_set(p, "irrelevant", IRRELEVANT);
-    plot_set(p, "noise", NOISE);
     plot_set(p, "p_uniform_plain", z->slope[0][0]);
     plot_set(p, "p_uniform_soft", z->slope[0][1]);
     plot_set(p, "p_peaked_plain", z->slope[1][0]);
@@ -365,9 +364,14 @@ static void plot_dilution(const invent_opts *o, const dilution *z)
     plot_render(p, "ch07_dilution.gp");
 }
 
-/* z -> S8's two checks, each with its control */
+/* z -> S8's three checks, each with its control */
 static void dilution_checks(const dilution *z)
 {
+    check_at_most("S8", "a relevant token's weight falls as irrelevant tokens are added: with "
+                        "near-uniform scores, under the softmax, about as 1/T (fitted exponent "
+                        "at most -0.9)", z->slope[0][1], -0.9);
+    check_control("S8", "peaked scores");
+    check_at_most("S8", NULL, z->slope[1][1], -0.9);
     check_close("S8", "with near-uniform scores the softmax dilutes the relevant token as plain "
                       "normalisation does: the fitted exponents of its weight against T agree",
                 z->slope[0][1], z->slope[0][0], 0.05);
