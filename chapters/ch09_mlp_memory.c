@@ -14,8 +14,6 @@
  * the second skip, stops even the product W1 W_o from merging.
  */
 #include <math.h>
-#include <stdlib.h>
-#include <string.h>
 
 #include "invent.h"
 
