@@ -9,17 +9,17 @@
  * each block of queries with a running maximum and sum gives the same output
  * (without the rescaling of what was summed before, it does not), also where
  * scores reach +-1e4, while holding only a few tiles, the same at every T
- * (N3), the online softmax behind
- * FlashAttention (Dao et al., 2022). The arithmetic stays T^2; what the
- * tiles remove is the T x T matrix in memory and the traffic of writing it
- * out and reading it back. Computing only some of the scores, as sparse
- * patterns do, cuts the counted work to the listed pairs and, listing every
- * pair, gives the dense output (N1, N3); whether it also cuts the time is
- * measured twice and narrated as the two measurements say, not claimed. Last, the cache argument of chapters 5 and 6 at
- * decode time: the ledger's caches of r per head and of shared raw tokens
- * read 5 and 40 times fewer bytes than d per head, the raw tokens for as
- * many multiply-adds, both computed from the shapes (Q1 and C1 are claimed
- * in chapters 5 and 6); how much time each saves is measured beside its
+ * (N3): the online softmax behind FlashAttention (Dao et al., 2022). The
+ * arithmetic stays T^2; what the tiles remove is the T x T matrix in memory
+ * and the traffic of writing it out and reading it back. Computing only some
+ * of the scores, as sparse patterns do, cuts the counted work to the listed
+ * pairs and, listing every pair, gives the dense output (N1, N3); whether it
+ * also cuts the time is measured twice and narrated as the two measurements
+ * say, not claimed. Last, the cache argument of chapters 5 and 6 at decode
+ * time: the ledger's caches of r per head and of shared raw tokens read 5
+ * and 40 times fewer bytes than d per head, the raw tokens for as many
+ * multiply-adds, both computed from the shapes (Q1 and C1 are claimed in
+ * chapters 5 and 6); how much time each saves is measured beside its
  * roofline bound, not claimed (--full: the ledger's 5,000 tokens, far
  * beyond the last-level cache).
  */
@@ -105,9 +105,9 @@ static void online_query(const problem *p, size_t h, size_t t, const float *q, i
     float m = -INFINITY, l = 0.0f, score[ATTN_TILE];
     for (size_t j = 0; j < dh; j++)
         out[j] = 0.0f;
-    for (size_t lo = first; lo <= t; lo = (lo / ATTN_TILE + 1) * ATTN_TILE) {
-        size_t hi = (lo / ATTN_TILE + 1) * ATTN_TILE < t + 1 ? (lo / ATTN_TILE + 1) * ATTN_TILE
-                                                               : t + 1;
+    for (size_t lo = first, end; lo <= t; lo = end) {
+        end = (lo / ATTN_TILE + 1) * ATTN_TILE; /* the next tile starts there */
+        size_t hi = end < t + 1 ? end : t + 1;
         float top = m;
         for (size_t i = lo; i < hi; i++) {
             const float *k = p->k + (i * H + h) * dh;
