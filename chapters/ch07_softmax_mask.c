@@ -177,8 +177,8 @@ static void head_growth(const invent_opts *o, const gsl_matrix *Q, gsl_rng *r, d
         chapter_must(growth_exponent(Ts, norms[f], HEAD_POINTS, &slope[f]), "fitting");
     report_line(o, "  fitted p   %18.3f   %14.3f", slope[0], slope[1]);
     report_line(o, "%s", "");
-    check_at_most("S1", "normalised over the positions, a head's weighted sum grows with T at "
-                        "most as T^(1/4), half the exponent of a random walk (fitted)",
+    check_at_most("S1", "normalised over the positions, a head's weighted sum stays bounded as "
+                        "T grows: fitted exponent at most 1/4, half a random walk's",
                   slope[0], 0.25);
     check_control("S1", "normalised over the heads");
     check_at_most("S1", NULL, slope[1], 0.25);
