@@ -6,11 +6,14 @@
  *   id  FAILS|HOLDS  chapter  what the control changes  measurement  control
  * check_finish gives the chapter its exit status.
  *
- * Controls. A check that cannot fail proves nothing, so every claim is also
- * checked on a case where it must not hold: call check_control(id, what)
- * and then the same check function on the control's numbers. The control
- * is printed under its claim; it must FAIL. A control that passes (HOLDS)
- * means the check cannot tell right from wrong, and counts as a failure. */
+ * Controls. A check that cannot fail proves nothing, so every claim check is
+ * also run on a case where it must not hold: right after it, call
+ * check_control(id, what) and then the same check function on the control's
+ * numbers (one control or more per check). The control is printed under its
+ * claim; it must FAIL. A control that passes (HOLDS) means the check cannot
+ * tell right from wrong; a claim check that no control of its id follows
+ * before the next claim check (NONE) is untested; a control that follows no
+ * check of its id belongs to nothing. Each counts as a failure. */
 #ifndef INVENT_CHECK_H
 #define INVENT_CHECK_H
 
@@ -46,15 +49,24 @@ int check_true(const char *id, const char *claim, int ok, const char *detail);
  * says ("causal mask on"); its claim text is not printed and may be NULL. */
 void check_control(const char *id, const char *what);
 
-/* (checks run, checks failed) so far; a control that holds counts as failed */
+/* (checks run, checks failed) so far; a control that holds counts as failed,
+ * and so does a claim check left without a control once the next claim check
+ * (or check_finish) settles it */
 int check_count_run(void);
 int check_count_failed(void);
+
+/* claim checks so far (controls not counted); those settled without a control */
+int check_count_checks(void);
+int check_count_missing(void);
 
 /* Whether a line could not be appended to the claims file (reported once). */
 int check_claims_lost(void);
 
-/* Prints the summary line; returns the exit status: 3 if a line could not be
- * appended to the claims file (reported once), else 0 if all passed, else 1. */
+/* Settles the last claim check; prints the summary line ("K of N checks
+ * passed; controls: C of N checks fail as they should, H hold, M missing");
+ * returns the exit status: 3 if a line could not be appended to the claims
+ * file (reported once), else 0 if all passed and every check was told apart
+ * from its controls, else 1. */
 int check_finish(void);
 
 #endif
