@@ -377,10 +377,7 @@ int main(int argc, char **argv)
     const cli_spec spec = {"ch02", "Chapter 2: what a generator of dynamic weights must see.",
                            options, (int)(sizeof options / sizeof options[0])};
     invent_opts o;
-    int rc = chapter_parse(argc, argv, &spec, &o);
-    if (rc != CLI_RUN)
-        return rc;
-    rc = chapter_start(&o, "Chapter 2: dynamic weights");
+    int rc = chapter_begin(argc, argv, &spec, &o, "Chapter 2: dynamic weights");
     if (rc != CLI_RUN)
         return rc;
     report_text(&o,

@@ -575,10 +575,7 @@ int main(int argc, char **argv)
     const cli_spec spec = {"ch04", "Chapter 4: which function of two tokens lets a unit choose.",
                            options, (int)(sizeof options / sizeof options[0])};
     invent_opts o;
-    int rc = chapter_parse(argc, argv, &spec, &o);
-    if (rc != CLI_RUN)
-        return rc;
-    rc = chapter_start(&o, "Chapter 4: which interaction function");
+    int rc = chapter_begin(argc, argv, &spec, &o, "Chapter 4: which interaction function");
     if (rc != CLI_RUN)
         return rc;
     scope *sc = scope_open();
