@@ -32,6 +32,7 @@ typedef struct {
 /* The ledger's setting of chapter 5, and the rank of Q1. */
 static const kvcache_shape LEDGER = {5000, 50, 20, 1000, 2};
 static const uint64_t LEDGER_RANK = 200;
+static const uint64_t LEDGER_NARROW = 40; /* C1's control: 20 keys narrower than one token */
 
 typedef struct {
     gsl_matrix *X;       /* (T, d) the tokens, one per row */
@@ -120,13 +121,21 @@ static void memory_section(const invent_opts *o)
     report_line(o, "  raw tokens x_i, d numbers for all of them:  %14s bytes (%.3g GB)",
                 digits_grouped(shared, b[2]), shared / 1e9);
     report_line(o, "%s", "");
+    kvcache_shape with_queries = thin, narrow = thin;
+    with_queries.width = 2 * LEDGER_RANK;
+    narrow.width = LEDGER_NARROW;
+    uint64_t both = 0, narrow_keys = 0;
+    chapter_must(kvcache_bytes(&with_queries, &both), "sizing keys and queries");
+    chapter_must(kvcache_bytes(&narrow, &narrow_keys), "sizing narrow keys");
     check_equal("Q1", "keys of r = 200 numbers take 2 GB (2 x 10^9 bytes), a fifth of the keys "
                       "A_j x_i", factored, 2000000000ULL);
+    check_control("Q1", "the queries W_q x_i cached beside the keys, 2r numbers a function");
+    check_equal("Q1", NULL, both, 2000000000ULL);
     check_at_most("C1", "the raw tokens, shared by the 20 functions, take fewer bytes than the "
                         "factored keys (in GB, 10^9 bytes; counted in 64 bits)", shared / 1e9,
                   factored / 1e9);
-    check_control("C1", "raw tokens copied once for each function instead of shared");
-    check_at_most("C1", NULL, keys / 1e9, factored / 1e9);
+    check_control("C1", "factored keys of r = 40 numbers, below d / 20 = 50");
+    check_at_most("C1", NULL, shared / 1e9, narrow_keys / 1e9);
     report_line(o, "%s", "");
     report_text(o, "The derivation these chapters follow (a derivation of the Transformer posted "
                    "as a forum thread) factors A to shrink the cache. That argument holds against "
@@ -222,10 +231,13 @@ static void refactor(const invent_opts *o, const example *m, const gsl_matrix *A
     gsl_matrix *Fq = scope_matrix(sc, r, d), *Fk = scope_matrix(sc, r, d);
     chapter_must(factor_svd(m->A, Fq, Fk), "factoring W_q^T W_k by SVD");
     gsl_matrix *B = scope_keep_matrix(sc, mat_product(Fq, CblasTrans, Fk, CblasNoTrans));
+    gsl_matrix *B_swapped = scope_keep_matrix(sc, mat_product(Fk, CblasTrans, Fq, CblasNoTrans));
     chapter_must(factor_svd(A_free, Fq, Fk), "factoring the free A by SVD");
     gsl_matrix *C = scope_keep_matrix(sc, mat_product(Fq, CblasTrans, Fk, CblasNoTrans));
     check_at_most("Q2", "the rank-r product factors back into W_q, W_k by SVD (relative error of "
                         "W_q^T W_k)", mat_rel_error(B, m->A), 1e-12);
+    check_control("Q2", "the factors put back in the wrong order, W_k^T W_q");
+    check_at_most("Q2", NULL, mat_rel_error(B_swapped, m->A), 1e-12);
     double dropped = 0.0, norm = 0.0;
     for (size_t j = 0; j < d; j++) {
         double v = gsl_vector_get(s_free, j);
@@ -260,6 +272,21 @@ static void refactor(const invent_opts *o, const example *m, const gsl_matrix *A
     scope_close(sc);
 }
 
+/* m -> (d, d) W_q'^T W_k, W_q' = W_q with its last row a copy of its first (zero
+ * when r = 1): the product of a query projection one rank short, from sc */
+static gsl_matrix *degenerate_product(scope *sc, const example *m)
+{
+    size_t r = m->Wq->size1;
+    gsl_matrix *Wq = scope_keep_matrix(sc, mat_clone(m->Wq));
+    gsl_vector_view last = gsl_matrix_row(Wq, r - 1);
+    gsl_vector_const_view first = gsl_matrix_const_row(m->Wq, 0);
+    if (r > 1)
+        gsl_vector_memcpy(&last.vector, &first.vector);
+    else
+        gsl_vector_set_zero(&last.vector);
+    return scope_keep_matrix(sc, mat_product(Wq, CblasTrans, m->Wk, CblasNoTrans));
+}
+
 /* Q2: rank of the product against a free matrix. */
 static void rank_section(const invent_opts *o, const example *m, gsl_rng *rng)
 {
@@ -286,6 +313,9 @@ static void rank_section(const invent_opts *o, const example *m, gsl_rng *rng)
     snprintf(seen, sizeof seen, "numerical rank %zu, r = %zu", rank_free, r);
     check_true("Q2", NULL, rank_free <= r, seen);
     check_equal("Q2", "the numerical rank of W_q^T W_k is r", rank_prod, r);
+    check_control("Q2", r > 1 ? "W_q with its last row a copy of its first"
+                              : "W_q with its one row zeroed");
+    check_equal("Q2", NULL, linalg_rank(spectrum(sc, degenerate_product(sc, m)), 1e-10), r);
     plot_spectra(o, s_prod, s_free, r);
     refactor(o, m, A_free, s_free, rng);
     scope_close(sc);
@@ -307,18 +337,44 @@ static decode_count run_form(size_t T, size_t d, size_t r)
     return n;
 }
 
+/* T tokens of size d -> what decoding them took with one matrix A kept as it is
+ * and no cache of keys: every key A x_i recomputed for each new token */
+static decode_count run_uncached(size_t T, size_t d)
+{
+    scope *sc = scope_open();
+    gsl_matrix *X = scope_matrix(sc, T, d), *S = scope_matrix(sc, T, T);
+    const gsl_matrix *A = scope_matrix(sc, d, d);
+    decode_count n;
+    chapter_must(decode_recomputed(X, &A, 1, &S, &n), "decoding without a cache");
+    scope_close(sc);
+    return n;
+}
+
 /* n: one decode's tally -> its multiply-adds, projections and scores together */
 static unsigned long long total(decode_count n) { return n.proj + n.pair; }
 
 /* Which statements every row of the cost table bore out. */
 typedef struct {
     int formulas; /* Q3: the tallies equal the library's causal formulas */
-    int naive;    /* Q3's control: they equal T^2 scores, no mask */
+    int uncached; /* Q3's control: so do they with A's keys recomputed, no cache */
     int model;    /* C2: costs per score and per token as stated */
+    int square;   /* C2's control: so are they with the pair made square, r = d */
 } cost_agreement;
 
-/* Runs one (T, d, r), prints its row and updates *a. */
-static void cost_row(const invent_opts *o, size_t T, size_t d, size_t r, cost_agreement *a)
+/* one, two: the tallies of A and of the pair -> whether both computed the
+ * T(T+1)/2 causal scores, at d and r multiply-adds a score, d^2 and 2dr a token */
+static int as_stated(decode_count one, decode_count two, uint64_t T, uint64_t d, uint64_t r)
+{
+    uint64_t P = T * (T + 1) / 2;
+    return one.scores == P && two.scores == P && one.proj == T * d * d &&
+           two.proj == 2 * T * d * r && one.pair == P * d && two.pair == P * r;
+}
+
+/* Runs one (T, d, r), prints its row and updates *a; uncached: A's decode at
+ * (T, d) without a cache (run_uncached), which does not depend on r, or NULL
+ * to leave the row out of that control (the flags' row: it costs T^2 d^2). */
+static void cost_row(const invent_opts *o, size_t T, size_t d, size_t r,
+                     const decode_count *uncached, cost_agreement *a)
 {
     struct {
         decode_count one, two; /* the single matrix A; the pair W_q, W_k */
@@ -326,7 +382,7 @@ static void cost_row(const invent_opts *o, size_t T, size_t d, size_t r, cost_ag
     kvcache_cost f1, f2;
     chapter_must(kvcache_cost_bilinear(T, d, &f1), "counting by formula");
     chapter_must(kvcache_cost_factored(T, d, r, &f2), "counting by formula");
-    unsigned long long P = (unsigned long long)T * (T + 1) / 2, TT = (unsigned long long)T * T;
+    unsigned long long P = (unsigned long long)T * (T + 1) / 2;
     char n[8][DIGITS_GROUPED_CAP]; /* scores, per token, in all, cached: A then the pair */
     report_line(o, "  %5zu %4zu %4zu %8s %8s %8s %8s  %4llu %4llu %12s %12s %6.2f %8s %8s", T,
                 d, r, digits_grouped(c.one.scores, n[0]), digits_grouped(c.two.scores, n[1]),
@@ -335,11 +391,12 @@ static void cost_row(const invent_opts *o, size_t T, size_t d, size_t r, cost_ag
                 digits_grouped(total(c.one), n[4]), digits_grouped(total(c.two), n[5]),
                 (double)total(c.one) / (double)total(c.two), digits_grouped(c.one.cached, n[6]),
                 digits_grouped(c.two.cached, n[7]));
-    a->model &= c.one.scores == P && c.two.scores == P && c.one.proj == T * d * d &&
-                c.two.proj == 2 * T * d * r && c.one.pair == P * d && c.two.pair == P * r;
-    a->formulas &= total(c.one) == f1.madds && c.one.cached == f1.cached &&
-                   total(c.two) == f2.madds && c.two.cached == f2.cached;
-    a->naive &= total(c.one) == T * d * d + TT * d && total(c.two) == 2 * T * d * r + TT * r;
+    a->model &= as_stated(c.one, c.two, T, d, r);
+    a->square &= as_stated(c.one, run_form(T, d, d), T, d, r);
+    int pair_right = total(c.two) == f2.madds && c.two.cached == f2.cached;
+    a->formulas &= total(c.one) == f1.madds && c.one.cached == f1.cached && pair_right;
+    if (uncached)
+        a->uncached &= total(*uncached) == f1.madds && uncached->cached == f1.cached && pair_right;
 }
 
 enum { SWEEP_DIM = 64, SWEEPS = 3 }; /* the crossover is measured at d = 64 for 3 lengths */
@@ -432,16 +489,20 @@ static void cost_checks(const cost_agreement *a, int rows)
     check_true("Q3", "multiply-adds and cached numbers, tallied by the loops of both forms, equal "
                      "T d^2 + d T(T+1)/2 and 2 T d r + r T(T+1)/2, cached T d and T r",
                a->formulas, detail);
-    check_control("Q3", "the naive count, every one of the T^2 pairs scored, no causal mask: "
-                        "T d^2 + d T^2 and 2 T d r + r T^2");
-    snprintf(detail, sizeof detail, "%d rows, %s", rows,
-             a->naive ? "every tally equal to T^2 scores" : "the tallies differ from T^2 scores");
-    check_true("Q3", NULL, a->naive, detail);
+    check_control("Q3", "A decoded without its cache of keys, every key A x_i recomputed for "
+                        "each new token");
+    snprintf(detail, sizeof detail, "%d rows (not the flags' row), %s", rows - 1,
+             a->uncached ? "every tally equal to its formula" : "a tally differs");
+    check_true("Q3", NULL, a->uncached, detail);
     snprintf(detail, sizeof detail, "%d rows %s", rows,
              a->model ? "as stated" : "checked: a count differs");
     check_true("C2", "both forms compute the same T(T+1)/2 scores; a score costs d multiply-adds "
                      "with A, r with the pair; a token's projections d^2 against 2dr",
                a->model, detail);
+    check_control("C2", "the pair run square, W_q and W_k of d rows: the factoring undone");
+    snprintf(detail, sizeof detail, "%d rows %s", rows,
+             a->square ? "as stated" : "checked: a count differs");
+    check_true("C2", NULL, a->square, detail);
 }
 
 /* Q3 and C2: both forms run, their loops tallied, over a table of sizes. */
@@ -463,13 +524,15 @@ static void cost_section(const invent_opts *o, const sizes *s)
     report_line(o, "  %5s %4s %4s %8s %8s %8s %8s  %4s %4s %12s %12s %6s %8s %8s", "T", "d",
                 "r", "A", "pair", "A", "pair", "A", "pair", "A", "pair", "A/pair", "A", "pair");
     const size_t Ts[] = {16, 256}, ds[] = {32, 128};
-    cost_agreement a = {1, 1, 1};
+    cost_agreement a = {1, 1, 1, 1};
     int rows = 1;
     for (int i = 0; i < 2; i++)
-        for (int j = 0; j < 2; j++)
+        for (int j = 0; j < 2; j++) {
+            decode_count uncached = run_uncached(Ts[i], ds[j]);
             for (size_t r = ds[j] / 8; r < ds[j]; r += 3 * ds[j] / 8, rows++)
-                cost_row(o, Ts[i], ds[j], r, &a);
-    cost_row(o, s->tokens, s->dim, s->rank, &a);
+                cost_row(o, Ts[i], ds[j], r, &uncached, &a);
+        }
+    cost_row(o, s->tokens, s->dim, s->rank, NULL, &a);
     report_line(o, "%s", "  (last row: your --tokens, --dim, --rank)");
     kvcache_cost one, two;
     chapter_must(kvcache_cost_bilinear(LEDGER.tokens, LEDGER.width, &one), "counting by formula");
