@@ -321,6 +321,63 @@ static void rank_section(const invent_opts *o, const example *m, gsl_rng *rng)
     scope_close(sc);
 }
 
+/* ---------------------------------------------------------------- Q6 */
+
+/* Q6: queries and keys from two sequences of different widths. */
+static void cross_section(const invent_opts *o, const sizes *s, gsl_rng *rng)
+{
+    size_t T = s->tokens, dq = s->dim, dk = s->dim + s->dim / 2, r = s->rank;
+    report_section(o, "Queries and keys from two sequences");
+    report_text(o, "The forum thread that discussed the derivation gives a second reason for "
+                   "two matrices, the flow of data. In cross-attention the queries come from "
+                   "one sequence (a decoder's tokens y_t, width d_q) and the keys from another "
+                   "(an encoder's tokens x_i, width d_k). A score matrix A then has d_q rows "
+                   "and d_k columns: the square d x d matrix of chapter 5 does not exist. Two "
+                   "projections do, W_q of shape (r, d_q) and W_k of shape (r, d_k), meeting in "
+                   "r numbers. Both are run here on T = %zu tokens of each, d_q = %zu, d_k = "
+                   "%zu, r = %zu.", T, dq, dk, r);
+    scope *sc = scope_open();
+    double sigma = 1.0 / sqrt((double)dq);
+    gsl_matrix *Y = scope_keep_matrix(sc, mat_gaussian(T, dq, 1.0, rng));
+    gsl_matrix *X = scope_keep_matrix(sc, mat_gaussian(T, dk, 1.0, rng));
+    gsl_matrix *X_same = scope_keep_matrix(sc, mat_gaussian(T, dq, 1.0, rng));
+    gsl_matrix *Wq = scope_keep_matrix(sc, mat_gaussian(r, dq, sigma, rng));
+    gsl_matrix *Wk = scope_keep_matrix(sc, mat_gaussian(r, dk, sigma, rng));
+    gsl_matrix *A = scope_keep_matrix(sc, mat_product(Wq, CblasTrans, Wk, CblasNoTrans));
+    gsl_matrix *At = scope_keep_matrix(sc, mat_product(Wk, CblasTrans, Wq, CblasNoTrans));
+    gsl_matrix *square = scope_keep_matrix(sc, mat_gaussian(dq, dq, sigma, rng));
+    gsl_matrix *SF = scope_matrix(sc, T, T), *SA = scope_matrix(sc, T, T);
+    gsl_matrix *reversed = scope_matrix(sc, T, T), *SS = scope_matrix(sc, T, T);
+    chapter_must(factor_cross_scores(Y, X, Wq, Wk, SF), "scoring across with the pair");
+    chapter_must(bilinear_cross_scores(Y, X, A, SA), "scoring across with W_q^T W_k");
+    chapter_must(bilinear_cross_scores(X, Y, At, reversed), "scoring with the flow reversed");
+    int refused = bilinear_cross_scores(Y, X, square, SS) == INVENT_ESHAPE;
+    int refused_same = bilinear_cross_scores(Y, X_same, square, SS) == INVENT_ESHAPE;
+    double tol = rounding_tolerance(dq + dk + r, SA);
+    check_matrix_close("Q6", "queries from one sequence, keys from another of another width: "
+                             "(W_q y_t) . (W_k x_i) = y_t^T (W_q^T W_k) x_i, a d_q x d_k product, "
+                             "for every pair", SF, SA, tol);
+    check_control("Q6", "the data flow reversed: queries from the keys' sequence, keys from the "
+                        "queries'");
+    check_matrix_close("Q6", NULL, reversed, SA, tol);
+    char seen[96];
+    snprintf(seen, sizeof seen, "a %zu x %zu A on widths %zu and %zu: %s", dq, dq, dq, dk,
+             refused ? "refused (shapes)" : "accepted");
+    check_true("Q6", "one square A cannot score the pairs: run on the two sequences, the "
+                     "library refuses its shape", refused, seen);
+    check_control("Q6", "the keys' sequence of the queries' width, d_k = d_q");
+    snprintf(seen, sizeof seen, "a %zu x %zu A on widths %zu and %zu: %s", dq, dq, dq, dq,
+             refused_same ? "refused (shapes)" : "accepted");
+    check_true("Q6", NULL, refused_same, seen);
+    report_line(o, "%s", "");
+    report_text(o, "So the data flow rules out the square matrix of self-attention, not one "
+                   "matrix per function: a single rectangular A of d_q x d_k scores these pairs "
+                   "as well as the pair does (it is their product). What the pair adds, in "
+                   "cross-attention as in self-attention, is what the sections around this one "
+                   "count: the width of the cache and the work per score.");
+    scope_close(sc);
+}
+
 /* ---------------------------------------------------------------- Q3, C2 */
 
 /* T tokens of size d -> what decoding them took with one matrix A (r = 0)
@@ -830,6 +887,7 @@ int main(int argc, char **argv)
     factored_section(&o, &m);
     memory_section(&o);
     rank_section(&o, &m, r);
+    cross_section(&o, &s, r);
     cost_section(&o, &s);
     order_gaps g = order_section(&o, &m);
     positions_section(&o, &m, &g);
