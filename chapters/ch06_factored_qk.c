@@ -4,14 +4,16 @@
  * Writing A as a product W_q^T W_k of two (r, d) matrices changes nothing in
  * the scores: x_L^T W_q^T W_k x_i is the dot product of the query W_q x_L
  * with the key W_k x_i (claim Q1), and a cache of keys holds r numbers per
- * token and function instead of d. The derivation we follow (a derivation of
- * the Transformer posted as a forum thread) takes that as the reason to
- * factor, and it is half right: against keys A x_i the cache shrinks by d / r,
- * but chapter 5's raw tokens, shared by every function, take less memory than
+ * token and function instead of d. The article whose derivation we follow
+ * takes that as the reason to factor, and it is half right: against keys
+ * A x_i the cache shrinks by d / r, but chapter 5's raw tokens, shared by every function, take less memory than
  * the factored keys (C1). What factoring buys in any case is work: r
  * multiply-adds per score instead of d, and 2dr instead of d^2 per token for
- * the projections, tallied by the loops of both forms as they run (Q3, C2).
- * Its price is rank:
+ * the projections, tallied by the loops of both forms as they run (Q3, C2;
+ * a reply in the forum thread that discussed the article counts only the
+ * projections). The thread also argues from the flow of data: in
+ * cross-attention the queries and keys come from sequences of different
+ * widths, where no square A exists and the pair does (Q6). Its price is rank:
  * the product has rank at most r (Q2). Then three facts about the result:
  * without positions and without a mask, attention cannot tell the order of its
  * inputs (Q4); a sinusoidal position encoding breaks that symmetry (P1), and
@@ -137,9 +139,8 @@ static void memory_section(const invent_opts *o)
     check_control("C1", "factored keys of r = 40 numbers, below d / 20 = 50");
     check_at_most("C1", NULL, shared / 1e9, narrow_keys / 1e9);
     report_line(o, "%s", "");
-    report_text(o, "The derivation these chapters follow (a derivation of the Transformer posted "
-                   "as a forum thread) factors A to shrink the cache. That argument holds against "
-                   "a cache of keys A_j x_i, "
+    report_text(o, "The article whose derivation these chapters follow factors A to shrink the "
+                   "cache. That argument holds against a cache of keys A_j x_i, "
                    "which factoring shrinks d / r = 5 times, and fails against the shared raw "
                    "tokens, four times smaller than the factored keys. The factored keys take "
                    "less only when all the functions' keys together are narrower than one token, "
@@ -328,7 +329,7 @@ static void cross_section(const invent_opts *o, const sizes *s, gsl_rng *rng)
 {
     size_t T = s->tokens, dq = s->dim, dk = s->dim + s->dim / 2, r = s->rank;
     report_section(o, "Queries and keys from two sequences");
-    report_text(o, "The forum thread that discussed the derivation gives a second reason for "
+    report_text(o, "The forum thread that discussed the article gives a second reason for "
                    "two matrices, the flow of data. In cross-attention the queries come from "
                    "one sequence (a decoder's tokens y_t, width d_q) and the keys from another "
                    "(an encoder's tokens x_i, width d_k). A score matrix A then has d_q rows "
@@ -528,8 +529,8 @@ static void crossover_part(const invent_opts *o)
     report_line(o, "%s", "");
     check_true("C2", "the measured crossover, the largest r at which the pair does less work, is "
                      "where r (2dT + T(T+1)/2) = d (dT + T(T+1)/2)", agree, seen);
-    check_control("C2", "the derivation's 2Nd against N^2, projections alone: crossover below d/2 "
-                        "at every length");
+    check_control("C2", "the forum reply's 2Nd against N^2, projections alone: crossover below "
+                        "d/2 at every length");
     char predicted[256];
     snprintf(predicted, sizeof predicted, "projections alone: r <= %llu; measured %s",
              (unsigned long long)projections, seen);
@@ -604,14 +605,16 @@ static void cost_section(const invent_opts *o, const sizes *s)
     cost_checks(&a, rows);
     crossover_part(o);
     report_line(o, "%s", "");
-    report_text(o, "The derivation we follow sums this up as \"2Nd instead of N^2\". Read with N "
+    report_text(o, "A reply in the forum thread sums this up as \"2Nd instead of N^2\". Read with N "
                    "the width of a token (d here) and d that of a query (r here), 2Nd against "
                    "N^2 is the number of parameters of the pair against the single matrix, and "
                    "the work of the projections per token. It is not a count of scores: both "
                    "forms computed T(T+1)/2 scores per function in every row above, and the "
                    "pair makes each of them cheaper, r multiply-adds instead of d. For long "
                    "sequences that saving per score, not the projections, carries the cost, "
-                   "and the pair does less work up to r close to d.");
+                   "and the pair does less work up to r close to d. The reply is right about "
+                   "the projections per token; the work per pair, and chapter 5's shared cache "
+                   "of raw tokens (C1), are what it leaves out.");
 }
 
 /* ---------------------------------------------------------------- Q4, P1, P2 */
