@@ -48,6 +48,26 @@ static double exact_allowance(const rnn_cell *cell, const sizes *s)
  * cannot tell the corrected curve from the uncorrected one, K of them can. */
 #define RECALL_SIGMAS 4.0
 
+/* How far apart the two curves lie, in the statistic of off_the_curve: the
+ * uncorrected one must be further than RECALL_SIGMAS by a margin of four chance
+ * deviations, or R1 could not tell them apart and its control would hold. */
+#define RECALL_SEPARATION (RECALL_SIGMAS + 4.0)
+
+/* m, p, seq -> the expected distance of the uncorrected curve from the fitted
+ * one, sum over the K lengths past the capacity of (expected / uncorrected - 1)
+ * / spread, over sqrt(K) */
+static double curve_separation(size_t m, size_t p, size_t seq)
+{
+    double sum = 0.0;
+    size_t lengths = 0;
+    for (size_t n = m / p + 1; n <= seq; n++, lengths++)
+        sum += (recall_expected_error(m, p, n, MEMORY_FINAL_STATE) /
+                    sqrt(1.0 - (double)m / (double)(n * p)) -
+                1.0) /
+               recall_error_spread(m, p, n);
+    return lengths ? sum / sqrt((double)lengths) : 0.0;
+}
+
 /* Columns of the recall table, one row per sequence length n = 1..seq: the two
  * memories' errors, the expected error, and the lost share sqrt(1 - m/(n p))
  * without the finite fit's correction. */
@@ -273,7 +293,9 @@ int main(int argc, char **argv)
     const cli_option options[] = {
         {"state", CLI_SIZE, &s.state, 1, 256, "size m of the recurrent state"},
         {"input", CLI_SIZE, &s.input, 1, 64, "size p of one input token"},
-        {"seq", CLI_SIZE, &s.seq, 1, 256, "longest sequence n probed (n*p must outgrow m)"},
+        {"seq", CLI_SIZE, &s.seq, 1, 256,
+         "longest sequence n probed (n*p must outgrow m, by enough lengths for R1 to tell "
+         "the fitted recall curve from the uncorrected one)"},
         {"layers", CLI_SIZE, &s.layers, 1, 64, "layers L in the step count"},
         {"tokens", CLI_SIZE, &s.tokens, 2, 10000,
          "longest sequence N in the step count (2 or more: one token cannot tell the stacks "
@@ -293,6 +315,12 @@ int main(int argc, char **argv)
     if (s.seq * s.state > 2048)
         return cli_fail(&o, "--seq times --state must be at most 2048 (the every-state probe "
                             "solves a least-squares problem that wide), got %zu", s.seq * s.state);
+    double separation = curve_separation(s.state, s.input, s.seq);
+    if (separation < RECALL_SEPARATION)
+        return cli_fail(&o, "--seq %zu leaves too few lengths past the capacity to tell the "
+                            "fitted recall curve from the uncorrected one (%.1f standard "
+                            "deviations apart, R1 needs %.0f): give a longer --seq",
+                        s.seq, separation, RECALL_SEPARATION);
     rc = chapter_start(&o, "Chapter 1: a fixed memory fails");
     if (rc != CLI_RUN)
         return rc;
