@@ -11,9 +11,13 @@
  * check_control(id, what) and then the same check function on the control's
  * numbers (one control or more per check). The control is printed under its
  * claim; it must FAIL. A control that passes (HOLDS) means the check cannot
- * tell right from wrong; a claim check that no control of its id follows
- * before the next claim check (NONE) is untested; a control that follows no
- * check of its id belongs to nothing. Each counts as a failure. */
+ * tell right from wrong, and a control that follows no check of its id
+ * belongs to nothing: each counts as a failure. A claim check that no control
+ * of its id follows before the next claim check (NONE) is untested: it is
+ * named (unless --quiet) and counted in the summary, and `make verify`, which
+ * pairs the lines of the claims file the same way, fails on it; the
+ * program's exit status does not, so that a program whose checks are not
+ * claims of the ledger (the benchmark's) can use this module too. */
 #ifndef INVENT_CHECK_H
 #define INVENT_CHECK_H
 
@@ -49,13 +53,12 @@ int check_true(const char *id, const char *claim, int ok, const char *detail);
  * says ("causal mask on"); its claim text is not printed and may be NULL. */
 void check_control(const char *id, const char *what);
 
-/* (checks run, checks failed) so far; a control that holds counts as failed,
- * and so does a claim check left without a control once the next claim check
- * (or check_finish) settles it */
+/* (checks run, checks failed) so far; a control that holds counts as failed */
 int check_count_run(void);
 int check_count_failed(void);
 
-/* claim checks so far (controls not counted); those settled without a control */
+/* claim checks so far (controls not counted); those settled without a control
+ * (by the next claim check, or by check_finish) */
 int check_count_checks(void);
 int check_count_missing(void);
 
@@ -65,8 +68,8 @@ int check_claims_lost(void);
 /* Settles the last claim check; prints the summary line ("K of N checks
  * passed; controls: C of N checks fail as they should, H hold, M missing");
  * returns the exit status: 3 if a line could not be appended to the claims
- * file (reported once), else 0 if all passed and every check was told apart
- * from its controls, else 1. */
+ * file (reported once), else 0 if every claim passed and no control held,
+ * else 1. */
 int check_finish(void);
 
 #endif
