@@ -439,13 +439,23 @@ int main(int argc, char **argv)
         /* at d = 1 the three families coincide; above 16 the span of the weights, a
          * singular value decomposition of (2 d^2 + 16) x d^2, takes too long */
         {"dim", CLI_SIZE, &s.dim, 2, 16, "width d of the worked example (2 or more)"},
-        {"matrices", CLI_SIZE, &s.matrices, 1, 256, "learned matrices H of the mixture"},
+        {"matrices", CLI_SIZE, &s.matrices, 1, 256,
+         "learned matrices H of the mixture (below d^2: at H = d^2 the mixture is as general "
+         "as the fully dynamic weight)"},
         {"hidden", CLI_SIZE, &s.hidden, 1, 256, "hidden units h of each scalar function"},
     };
     const cli_spec spec = {"ch03", "Chapter 3: what a dynamic d x d weight costs, three ways.",
                            options, (int)(sizeof options / sizeof options[0])};
     invent_opts o;
-    int rc = chapter_begin(argc, argv, &spec, &o, "Chapter 3: from a dynamic matrix to a few static ones");
+    int rc = chapter_parse(argc, argv, &spec, &o);
+    if (rc != CLI_RUN)
+        return rc;
+    if (s.matrices >= s.dim * s.dim)
+        return cli_fail(&o, "--matrices (%zu) must be below d^2 = %zu: H learned matrices as many "
+                            "as the d^2 entries span every d x d weight, and the mixture is no "
+                            "step from the fully dynamic weight",
+                        s.matrices, s.dim * s.dim);
+    rc = chapter_start(&o, "Chapter 3: from a dynamic matrix to a few static ones");
     if (rc != CLI_RUN)
         return rc;
     report_text(&o, "A token x_i of width d reaches a receiving unit whose own input is x_L "
