@@ -256,31 +256,11 @@ static int same_shape(const kvcache_shape *a, const kvcache_shape *b)
            a->width == b->width && a->bytes_each == b->bytes_each;
 }
 
-/* B3: the ledger's key cache is 10^10 bytes, and only 64 bits hold it;
- * C1: the raw tokens, shared, take 0.5 GB. */
-static void size_section(const invent_opts *o, const sizes *s)
+/* B3 and C1 on the ledger's setting: keys, shared: the bytes of its keys and of
+ * its raw tokens (raw: their shape) */
+static void size_checks(const invent_opts *o, uint64_t keys, uint64_t shared,
+                        const kvcache_shape *raw)
 {
-    report_section(o, "What the cache weighs");
-    report_text(o, "Each layer keeps, per token, one key per score function, or one raw token "
-                   "for all of them. Sizes as tokens x layers x vectors per token x numbers "
-                   "per vector x bytes per number (only what the scores need; chapter 8 adds "
-                   "the values):");
-    kvcache_shape raw = LEDGER, own = {s->seq, s->layers, s->funcs, s->dim, s->bytes}, own_raw;
-    raw.funcs = 1;
-    own_raw = own;
-    own_raw.funcs = 1;
-    uint64_t keys = 0, shared = 0, mine = 0, mine_raw = 0;
-    chapter_must(kvcache_bytes(&LEDGER, &keys), "sizing the ledger's cache");
-    chapter_must(kvcache_bytes(&raw, &shared), "sizing the ledger's cache");
-    chapter_must(kvcache_bytes(&own, &mine), "sizing your cache");
-    chapter_must(kvcache_bytes(&own_raw, &mine_raw), "sizing your cache");
-    print_setting(o, "ledger, keys A_j x_i:", &LEDGER, keys);
-    print_setting(o, "ledger, raw tokens:", &raw, shared);
-    if (!same_shape(&own, &LEDGER)) {
-        print_setting(o, "your flags, keys:", &own, mine);
-        print_setting(o, "your flags, raw tokens:", &own_raw, mine_raw);
-    }
-    report_line(o, "%s", "");
     uint32_t narrow = 1; /* the same product in 32-bit arithmetic */
     const uint64_t f[] = {LEDGER.tokens, LEDGER.layers, LEDGER.funcs, LEDGER.width,
                           LEDGER.bytes_each};
@@ -290,7 +270,7 @@ static void size_section(const invent_opts *o, const sizes *s)
     report_text(o, "The product needs 64 bits: in 32-bit arithmetic it wraps around silently "
                    "to %s bytes, so the library counts in 64 bits and reports an overflow "
                    "instead of wrapping.", digits_grouped(narrow, wrapped));
-    kvcache_shape numbers = LEDGER, one_cache = raw;
+    kvcache_shape numbers = LEDGER, one_cache = *raw;
     numbers.bytes_each = 1;
     one_cache.layers = 1;
     uint64_t counted = 0, one_cache_bytes = 0;
@@ -317,6 +297,34 @@ static void size_section(const invent_opts *o, const sizes *s)
     check_control("C1", "one cache of raw tokens for all 50 layers, as if every layer read the "
                         "same tokens");
     check_equal("C1", NULL, one_cache_bytes, LEDGER_SHARED);
+}
+
+/* B3: the ledger's key cache is 10^10 bytes, and only 64 bits hold it;
+ * C1: the raw tokens, shared, take 0.5 GB. */
+static void size_section(const invent_opts *o, const sizes *s)
+{
+    report_section(o, "What the cache weighs");
+    report_text(o, "Each layer keeps, per token, one key per score function, or one raw token "
+                   "for all of them. Sizes as tokens x layers x vectors per token x numbers "
+                   "per vector x bytes per number (only what the scores need; chapter 8 adds "
+                   "the values):");
+    kvcache_shape raw = LEDGER, own = {s->seq, s->layers, s->funcs, s->dim, s->bytes}, own_raw;
+    raw.funcs = 1;
+    own_raw = own;
+    own_raw.funcs = 1;
+    uint64_t keys = 0, shared = 0, mine = 0, mine_raw = 0;
+    chapter_must(kvcache_bytes(&LEDGER, &keys), "sizing the ledger's cache");
+    chapter_must(kvcache_bytes(&raw, &shared), "sizing the ledger's cache");
+    chapter_must(kvcache_bytes(&own, &mine), "sizing your cache");
+    chapter_must(kvcache_bytes(&own_raw, &mine_raw), "sizing your cache");
+    print_setting(o, "ledger, keys A_j x_i:", &LEDGER, keys);
+    print_setting(o, "ledger, raw tokens:", &raw, shared);
+    if (!same_shape(&own, &LEDGER)) {
+        print_setting(o, "your flags, keys:", &own, mine);
+        print_setting(o, "your flags, raw tokens:", &own_raw, mine_raw);
+    }
+    report_line(o, "%s", "");
+    size_checks(o, keys, shared, &raw);
 }
 
 /* m: a cache shape, ledger: whether it is the ledger's -> its legend entry */
