@@ -234,7 +234,7 @@ static int head_backward(const mha_weights *w, const mha_trace *tr, size_t j, mh
     gsl_matrix_const_view Q = heads_const_columns(tr->Q, H, j),
                           K = heads_const_columns(tr->K, H, j),
                           V = heads_const_columns(tr->V, H, j),
-                           A = gsl_matrix_const_submatrix(tr->A, j * T, 0, T, T),
+                          A = gsl_matrix_const_submatrix(tr->A, j * T, 0, T, T),
                           dO = heads_const_columns(s->dC, H, j);
     gsl_matrix_view dQ = heads_columns(s->dQ, H, j), dK = heads_columns(s->dK, H, j),
                     dV = heads_columns(s->dV, H, j);
