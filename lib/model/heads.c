@@ -180,9 +180,11 @@ static int one_head(const mha_weights *w, mha_trace *tr, size_t j, attn_mask mas
     return status;
 }
 
-static int forward_into(const mha_weights *w, const gsl_matrix *X, attn_mask mask,
-                        mha_trace *tr, gsl_matrix *out)
+int mha_forward(const mha_weights *w, const gsl_matrix *X, attn_mask mask, mha_trace *tr,
+                gsl_matrix *out)
 {
+    if (!tr)
+        return INVENT_ERANGE;
     if (!shapes_fit(w, X, tr, out))
         return INVENT_ESHAPE;
     int status = mat_mul(X, CblasNoTrans, w->Wq, CblasTrans, tr->Q);
@@ -194,19 +196,6 @@ static int forward_into(const mha_weights *w, const gsl_matrix *X, attn_mask mas
         status = one_head(w, tr, j, mask);
     if (status == INVENT_OK)
         status = mat_mul(tr->C, CblasNoTrans, w->Wo, CblasTrans, out);
-    return status;
-}
-
-int mha_forward(const mha_weights *w, const gsl_matrix *X, attn_mask mask, mha_trace *tr,
-                gsl_matrix *out)
-{
-    if (tr)
-        return forward_into(w, X, mask, tr, out);
-    mha_trace *tmp = mha_trace_new(X->size1, w);
-    if (!tmp)
-        return INVENT_ENOMEM;
-    int status = forward_into(w, X, mask, tmp, out);
-    mha_trace_free(tmp);
     return status;
 }
 

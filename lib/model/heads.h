@@ -77,7 +77,8 @@ void mha_work_free(mha_work *work);
 
 /* X: (T, d) -> out: (T, d) = C W_o^T, where column block j of C is
  * attn(X W_q^(j)T, X W_k^(j)T, X W_v^(j)T) with scale 1/sqrt(dk) and the mask;
- * tr: a trace for T tokens that receives every intermediate, or NULL */
+ * tr: a trace for T tokens (mha_trace_new) that receives every intermediate;
+ * NULL is refused (INVENT_ERANGE). Allocates nothing. */
 int mha_forward(const mha_weights *w, const gsl_matrix *X, attn_mask mask, mha_trace *tr,
                 gsl_matrix *out);
 
