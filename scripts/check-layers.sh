@@ -15,18 +15,6 @@ layers_of() {
     sed -n 's/^\([a-z]*\):.*/\1/p' "$1"
 }
 
-# the layers that layer $2 may include, from graph file $1
-uses_of() {
-    sed -n "s/^$2:\(.*\)/\1/p" "$1"
-}
-
-# The layer that owns header $2 in LIBDIR $1, or nothing (a system header).
-owner() {
-    for l in $(layers_of "$1/layers.txt"); do
-        [ -f "$1/$l/$2" ] && { echo "$l"; return; }
-    done
-}
-
 # LIBDIR -> exit 1 with one line per include the graph does not allow
 check() {
     lib=$1 graph=$1/layers.txt bad=0
@@ -36,24 +24,38 @@ check() {
         d=$(basename "$d")
         echo "$layers" | grep -qx "$d" || { echo "layers: $lib/$d is in no line of $graph" >&2; bad=1; }
     done
+    for l in $layers; do
+        [ -d "$lib/$l" ] || { echo "layers: missing layer folder $lib/$l" >&2; bad=1; }
+    done
     loose=$(find "$lib" -maxdepth 1 -name '*.c')
     [ -z "$loose" ] || { echo "layers: source files outside any layer: $loose" >&2; bad=1; }
-    twice=$(for l in $layers; do find "$lib/$l" -name '*.h' -exec basename {} \; ; done | sort | uniq -d)
-    [ -z "$twice" ] || { echo "layers: header names in two layers: $twice" >&2; bad=1; }
+    owners=$(mktemp)
     for l in $layers; do
-        [ -d "$lib/$l" ] || { echo "layers: missing layer folder $lib/$l" >&2; bad=1; continue; }
-        allowed=" $l $(uses_of "$graph" "$l") "
-        for f in $(find "$lib/$l" -name '*.[ch]' -o -name '*.cu'); do
-            for h in $(sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p' "$f"); do
-                case $h in */*) echo "layers: $f includes \"$h\": name a header by its file name only" >&2; bad=1; continue ;; esac
-                o=$(owner "$lib" "$h")
-                case "$allowed" in *" ${o:-$l} "*) ;; *)
-                    echo "layers: $f (layer $l) includes $h of layer $o, which $l may not include" >&2
-                    bad=1 ;;
-                esac
-            done
-        done
-    done
+        [ -d "$lib/$l" ] && find "$lib/$l" -name '*.h' | sed "s|.*/|$l |"
+    done > "$owners"
+    twice=$(cut -d' ' -f2 "$owners" | sort | uniq -d)
+    [ -z "$twice" ] || { echo "layers: header names in two layers: $twice" >&2; bad=1; }
+    # the graph, then "layer header" for every header, then every file of every layer
+    awk -v lib="$lib" -v graph="$graph" -v owners="$owners" '
+        FILENAME == graph {
+            if ($0 ~ /^[a-z]+:/) { l = $1; sub(/:$/, "", l); $1 = ""; allowed[l] = " " l " " $0 " " }
+            next
+        }
+        FILENAME == owners { owner[$2] = $1; next }
+        /^[[:space:]]*#[[:space:]]*include[[:space:]]*"/ {
+            h = $0; sub(/^[^"]*"/, "", h); sub(/".*/, "", h)
+            f = FILENAME; l = substr(f, length(lib) + 2); sub(/\/.*/, "", l)
+            if (h ~ /\//) {
+                print "layers: " f " includes \"" h "\": name a header by its file name only" > "/dev/stderr"
+                bad = 1
+            } else if ((h in owner) && index(allowed[l], " " owner[h] " ") == 0) {
+                print "layers: " f " (layer " l ") includes " h " of layer " owner[h] ", which " l " may not include" > "/dev/stderr"
+                bad = 1
+            }
+        }
+        END { exit bad }' "$graph" "$owners" \
+        $(for l in $layers; do [ -d "$lib/$l" ] && find "$lib/$l" -name '*.[ch]' -o -name '*.cu'; done) || bad=1
+    rm -f "$owners"
     return $bad
 }
 
