@@ -4,10 +4,10 @@
 # line names, and nothing else of lib/. Headers are named by file name only
 # (the -I paths decide what a file can see), and no header name is in two layers.
 #   scripts/check-layers.sh [LIBDIR]        check lib/ or a copy of it (exit 1 on a violation)
-#   scripts/check-layers.sh --controls CC LAYER=CPPFLAGS...
+#   scripts/check-layers.sh --controls CC LAYER=INCLUDE_FLAGS...
 #       the near misses that must be refused, each twice: by this check on a
 #       copy of lib/, and by the compiler given that layer's flags from the
-#       Makefile (the same copy without the include must compile)
+#       Makefile (the file as it is must compile with them)
 set -u
 
 # the layers of graph file $1, lowest first
