@@ -99,7 +99,7 @@ $(UNIT): $(UNIT_SRC:%.c=$(BUILD)/%.o) $(LIB)
 	$(Q)$(CC) $(LDFLAGS) $^ -lcriterion $(LDLIBS) -o $@
 
 # ------------------------------------------------------------------ test steps
-# (their order, and the steps in mk/*.mk files: mk/test-steps.txt)
+# (the order of every step, wherever its target lives: mk/test-steps.txt)
 
 test-steps-check:
 	$(Q)scripts/check-test-steps.sh
