@@ -82,6 +82,22 @@ static void per_head_sum(const example *e, size_t shift, gsl_matrix *sum)
     }
 }
 
+/* e's weights with head j's block of W_v taken from head j + 1 (mod H) -> out: (T, d),
+ * the library's multi-head attention with that off-by-one view */
+static void shifted_values_forward(const example *e, gsl_matrix *out)
+{
+    scope *sc = scope_open();
+    mha_weights w = *e->w;
+    w.Wv = scope_matrix(sc, e->w->Wv->size1, e->w->Wv->size2);
+    for (size_t j = 0; j < e->H; j++) {
+        gsl_matrix_view to = heads_rows(w.Wv, e->H, j);
+        gsl_matrix_const_view from = heads_const_rows(e->w->Wv, e->H, (j + 1) % e->H);
+        gsl_matrix_memcpy(&to.matrix, &from.matrix);
+    }
+    chapter_must(mha_forward(&w, e->X, ATTN_CAUSAL, NULL, out), "multi-head attention");
+    scope_close(sc);
+}
+
 /* H1, first half: concatenate, multiply by W_o; compare with the sum over heads. */
 static int concat_versus_sum(const invent_opts *o, example *e)
 {
@@ -102,6 +118,10 @@ static int concat_versus_sum(const invent_opts *o, example *e)
     check_matrix_close("H1", NULL, e->out, wrong, 1e-12);
     check_matrix_close("H1", "the library's multi-head attention (heads as views of one "
                        "matrix) gives the same output", lib, e->out, 1e-12);
+    shifted_values_forward(e, wrong);
+    check_control("H1", "the library's multi-head attention with W_v's row blocks one head off "
+                        "(head j reads head j+1's values), the slip of a view's offset");
+    check_matrix_close("H1", NULL, wrong, e->out, 1e-12);
     const char *names[] = {"X", "Wq", "Wk", "Wv", "Wo", "heads_concat", "out"};
     const gsl_matrix *dumped[] = {e->X, e->w->Wq, e->w->Wk, e->w->Wv, e->w->Wo, C, e->out};
     int failed = 0;
