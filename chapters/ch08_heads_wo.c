@@ -94,7 +94,8 @@ static void shifted_values_forward(const example *e, gsl_matrix *out)
         gsl_matrix_const_view from = heads_const_rows(e->w->Wv, e->H, (j + 1) % e->H);
         gsl_matrix_memcpy(&to.matrix, &from.matrix);
     }
-    chapter_must(mha_forward(&w, e->X, ATTN_CAUSAL, NULL, out), "multi-head attention");
+    mha_trace *tr = SCOPE_KEEP(sc, mha_trace_new(e->T, &w), mha_trace_free);
+    chapter_must(mha_forward(&w, e->X, ATTN_CAUSAL, tr, out), "multi-head attention");
     scope_close(sc);
 }
 
