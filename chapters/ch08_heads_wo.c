@@ -94,7 +94,8 @@ static void shifted_values_forward(const example *e, gsl_matrix *out)
         gsl_matrix_const_view from = heads_const_rows(e->w->Wv, e->H, (j + 1) % e->H);
         gsl_matrix_memcpy(&to.matrix, &from.matrix);
     }
-    chapter_must(mha_forward(&w, e->X, ATTN_CAUSAL, NULL, out), "multi-head attention");
+    mha_trace *tr = SCOPE_KEEP(sc, mha_trace_new(e->T, &w), mha_trace_free);
+    chapter_must(mha_forward(&w, e->X, ATTN_CAUSAL, tr, out), "multi-head attention");
     scope_close(sc);
 }
 
@@ -136,6 +137,7 @@ static void identity_blocks(const invent_opts *o, const example *e, gsl_rng *rng
 {
     scope *sc = scope_open();
     mha_weights *w = SCOPE_KEEP(sc, mha_new(e->d, e->H, e->r, e->d, rng), mha_free);
+    mha_trace *tr = SCOPE_KEEP(sc, mha_trace_new(e->T, w), mha_trace_free);
     gsl_matrix *random_Wo = scope_keep_matrix(sc, mat_clone(w->Wo));
     gsl_matrix *out = scope_matrix(sc, e->T, e->d), *sum = scope_matrix(sc, e->T, e->d);
     gsl_matrix *Oj = scope_matrix(sc, e->T, e->d), *mixed = scope_matrix(sc, e->T, e->d);
@@ -145,13 +147,13 @@ static void identity_blocks(const invent_opts *o, const example *e, gsl_rng *rng
         head_output(w, e->X, j, Oj);
         gsl_matrix_add(sum, Oj);
     }
-    chapter_must(mha_forward(w, e->X, ATTN_CAUSAL, NULL, out), "multi-head attention");
+    chapter_must(mha_forward(w, e->X, ATTN_CAUSAL, tr, out), "multi-head attention");
     report_text(o, "Now give every head values of full width d and set each block W_o^(j) "
                    "to the identity: W_o = [I I ... I] just adds the heads up.");
     check_matrix_close("H1", "with identity blocks, W_o = [I I ... I], the heads are simply "
                        "added up", out, sum, 1e-12);
     gsl_matrix_memcpy(w->Wo, random_Wo);
-    chapter_must(mha_forward(w, e->X, ATTN_CAUSAL, NULL, mixed), "multi-head attention");
+    chapter_must(mha_forward(w, e->X, ATTN_CAUSAL, tr, mixed), "multi-head attention");
     check_control("H1", "W_o with random blocks instead of identities");
     check_matrix_close("H1", NULL, mixed, sum, 1e-12);
     scope_close(sc);

@@ -51,11 +51,12 @@ static void sum_form_section(const invent_opts *o, const sizes *s, gsl_rng *rng)
     gsl_matrix *X = scope_keep_matrix(sc, mat_gaussian(s->seq, s->dim, 1.0, rng));
     gsl_matrix *Y = scope_matrix(sc, s->seq, s->dim), *Ysum = scope_matrix(sc, s->seq, s->dim);
     gsl_matrix *Ylin = scope_matrix(sc, s->seq, s->dim);
+    mlp_trace *tr = SCOPE_KEEP(sc, mlp_trace_new(s->seq, w), mlp_trace_free);
     gsl_matrix_view b1 = gsl_matrix_view_vector(w->b1, 1, s->hidden);
     gsl_matrix_view b2 = gsl_matrix_view_vector(w->b2, 1, s->dim);
     rng_fill_gaussian(&b1.matrix, rng, 0.5);
     rng_fill_gaussian(&b2.matrix, rng, 0.5);
-    chapter_must(mlp_forward(w, X, NULL, Y), "the MLP");
+    chapter_must(mlp_forward(w, X, tr, Y), "the MLP");
     mlp_weights linear = *w; /* the same keys and values, f left out */
     linear.f = MLP_IDENTITY;
     for (size_t t = 0; t < s->seq; t++) {
@@ -308,10 +309,11 @@ static double merged_difference(const absorb_setup *a, int second)
     gsl_matrix *in = scope_keep_matrix(sc, mat_product(a->C1, CblasNoTrans, a->attn->Wo,
                                                        CblasTrans));
     gsl_matrix *y = scope_matrix(sc, T, d), *y2 = scope_matrix(sc, T, d);
+    mlp_trace *tr = SCOPE_KEEP(sc, mlp_trace_new(T, a->mlp), mlp_trace_free);
     if (second)
         gsl_matrix_add(in, a->X);
-    chapter_must(mlp_forward(a->mlp, in, NULL, y), "the MLP");
-    chapter_must(mlp_forward(&merged, a->C1, NULL, y2), "the merged MLP");
+    chapter_must(mlp_forward(a->mlp, in, tr, y), "the MLP");
+    chapter_must(mlp_forward(&merged, a->C1, tr, y2), "the merged MLP");
     double diff = mat_rel_error(y2, y);
     scope_close(sc);
     return diff;

@@ -20,5 +20,4 @@ gallery: kit-figures ## one offline HTML page with every figure, caption and cla
 kit-check: plots-check
 	$(Q)scripts/kit-check.sh $(BUILD)/plots-check $(KIT_CLAIMS) $(BUILD)/kit-check
 
-TEST_STEPS += kit-check
 .PHONY: kit-figures slides gallery kit-check

@@ -3,7 +3,6 @@
 # that holds or one that follows no check of its id fails the run
 # (tests/run-chapters/test.sh).
 verify-runner-check:
-	$(Q)tests/run-chapters/test.sh | tail -n 1
+	$(Q)tests/run-chapters/test.sh
 
-TEST_STEPS := verify-runner-check $(TEST_STEPS)
 .PHONY: verify-runner-check
