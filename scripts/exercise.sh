@@ -133,40 +133,45 @@ refused_calls() {
 }
 
 # grader, log -> runs it under grade-run, its messages into log; sets
-# $result, the counts that it wrote into a file that only it was told of
-# (empty when it never got that far), and $status, grade-run's. Without
-# malloc's per-thread cache, a freed block counts as free at once in the
-# heap that the leak checks measure.
+# $result, grade-run's own account of it (its fd 3, which the grader never
+# has; empty when grade-run itself could not run), and $status, the
+# grader's. Without malloc's per-thread cache, a freed block counts as free
+# at once in the heap that the leak checks measure.
 run_grader() {
     dir=$(mktemp -d "$SCRATCH/run.XXXXXX") || die "cannot make a temporary folder"
-    GRADE_RESULT=$dir/result OPENBLAS_NUM_THREADS=1 GLIBC_TUNABLES=glibc.malloc.tcache_count=0 \
-        "$RUNNER" "$GRADER_SECONDS" "$MEMORY_MB" "$1" --jobs 2 </dev/null >"$2" 2>&1
+    OPENBLAS_NUM_THREADS=1 GLIBC_TUNABLES=glibc.malloc.tcache_count=0 \
+        "$RUNNER" "$GRADER_SECONDS" "$MEMORY_MB" "$(tests_of "$1")" "$1" --jobs 2 \
+        </dev/null >"$2" 2>&1 3>"$dir/result"
     status=$?
     result=$(cat "$dir/result" 2>/dev/null)
     rm -rf "$dir"
 }
 
+# grader -> how many graded tests its source holds
+tests_of() { grep -c '^GRADE(' "$EXDIR/tests/test_$(topic_of "${1%.grader}").c"; }
+
 # "tests=7 passed=5 ..." FIELD -> value
 field() { printf '%s\n' "$1" | tr ' ' '\n' | sed -n "s/^$2=//p"; }
 
-# $result, $status -> "PASS ..." or "FAIL ..."
+# $result, $status -> "PASS ..." or "FAIL ..."; a pass is grade-run's
 verdict() {
-    if [ -z "$result" ] && [ "$status" -eq 124 ]; then
-        echo "FAIL  stopped after $GRADER_SECONDS s: a loop or a constructor that never returns?"
-        return
-    fi
     if [ -z "$result" ]; then
-        echo "FAIL  the grader ended before its report (status $status)"
+        echo "FAIL  grade-run could not run the grader (status $status)"
         return
     fi
     t=$(field "$result" tests) p=$(field "$result" passed)
     c=$(field "$result" crashed) o=$(field "$result" timed_out)
-    extra=""
-    [ "$c" -gt 0 ] && extra="$extra, $c crashed"
-    [ "$o" -gt 0 ] && extra="$extra, $o timed out"
-    if [ "$t" -gt 0 ] && [ "$p" -eq "$t" ]; then
+    if [ "$(field "$result" verdict)" = PASS ]; then
         echo "PASS  $p/$t tests"
+    elif [ "$status" -eq 124 ] && [ "$t" -eq 0 ]; then
+        echo "FAIL  stopped after $GRADER_SECONDS s: a loop or a constructor that never returns?"
+    elif [ "$t" -eq 0 ]; then
+        echo "FAIL  the grader ended before its report (status $status)"
     else
+        extra=""
+        [ "$c" -gt 0 ] && extra="$extra, $c crashed"
+        [ "$o" -gt 0 ] && extra="$extra, $o timed out"
+        [ "$p" -eq "$t" ] && extra="$extra, but the pass was not the tests' own"
         echo "FAIL  $p/$t tests pass$extra"
     fi
 }
