@@ -176,6 +176,31 @@ verdict() {
     fi
 }
 
+# grader source -> the library helpers its contract lets the student call,
+# from its line " * Allowed calls: ..."
+allowed_names() { sed -n 's/^ \* Allowed calls: *//p' "$1" | sed 's/ *\*\/.*//'; }
+
+# a graded file -> its object without sanitizers (make builds it under SAN=1)
+plain_object_of() {
+    case $1 in
+    "$OUT"/*) echo "$BUILD/${1#"$OUT"/}" | sed 's/\.c$/.o/' ;;
+    *) echo "$BUILD/${1%.c}.o" ;;
+    esac
+}
+
+# a graded file, log -> 0 when its object keeps to the symbol policy
+# (scripts/exercise-policy.sh), else its refusals into log. A committed
+# mutant named runtime_* skips it: it proves the checks at run time behind it.
+policy_ok() {
+    case $1 in "$EXDIR"/mutants/*/runtime_*) return 0 ;; esac
+    topic=$(topic_of "$1") obj=$(plain_object_of "$1")
+    tests=$EXDIR/tests/test_$topic.c
+    [ -z "$SAN" ] || (SAN="" && build "$obj") >/dev/null
+    # shellcheck disable=SC2046
+    scripts/exercise-policy.sh "$obj" "${topic%%_*}_" \
+        $(allowed_names "$tests") >"$2"
+}
+
 # graded file, log -> sets $v, the verdict, and writes the grader's
 # messages (or why it did not run) into log; the grader must be built
 grade_one() {
@@ -184,6 +209,10 @@ grade_one() {
         echo "  -> $1 calls ${refused% }: the library's own version of what this exercise" \
             "asks you to write (the contract lists them). Replace that call with your code." >"$2"
         v="FAIL  calls ${refused% }: write it yourself"
+        return
+    fi
+    if ! policy_ok "$1" "$2"; then
+        v="FAIL  refused before running: $(sed -n '1s/.*refused: //p' "$2" | cut -c1-60)..."
         return
     fi
     run_grader "$(grader_of "$1")" "$2"

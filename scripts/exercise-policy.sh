@@ -1,0 +1,148 @@
+#!/bin/sh
+# The symbol policy: what a student's object file may hold and call.
+#   exercise-policy.sh OBJECT PREFIX [HELPER...]
+# OBJECT is the student's file compiled (exercises/ex07a_softmax.c ->
+# build/exercises/ex07a_softmax.o), PREFIX its exercise's (ex07a_), HELPER
+# the library functions its contract lets it call (its grader's line
+# " * Allowed calls: ..."). Accepted: global functions named PREFIX*, static
+# functions and data, and calls into GSL, libm, malloc and free, printing,
+# a few C library helpers that a compiler may call on its own (memcpy), and
+# the HELPERs. Refused, each with one line naming the symbol, the reason and,
+# where the debug information tells, the line of the student's file:
+#   - any other global definition (a library symbol of the same name would
+#     be replaced: the grader would compare the student with itself);
+#   - constructors, destructors, init/fini code, Criterion tests or hooks,
+#     and any section a C function and its data do not need;
+#   - every other call: those that end the process, run programs, open
+#     files, read /proc, find symbols at run time, signal or trace other
+#     processes, and any name outside the list above;
+#   - a system call written in assembly, and the text "/proc".
+# Exit status: 0 when the object keeps to the policy, 1 when it does not
+# (its lines on stdout), 2 for bad arguments.
+set -u
+if [ $# -lt 2 ] || [ ! -r "$1" ]; then
+    echo "usage: exercise-policy.sh OBJECT PREFIX [HELPER...]" >&2
+    exit 2
+fi
+obj=$1 prefix=$2
+shift 2
+helpers=" $* "
+# libm's functions, by name (without their symbol versions)
+libm=" $(nm -D --defined-only "$(${CC:-cc} -print-file-name=libm.so.6)" 2>/dev/null |
+    awk '{ sub(/@.*/, "", $NF); print $NF }' | tr '\n' ' ') "
+
+# symbol -> "file:line" of its definition, from the debug information
+def_line() { nm -l --defined-only "$obj" 2>/dev/null | awk -v s="$1" '$3 == s { print $4; exit }'; }
+
+# symbol -> "file:line" of its first use (a relocation), from the debug information
+use_line() {
+    objdump -dr -l "$obj" 2>/dev/null | awk -v s="$1" '
+        /^\/.*:[0-9]+/ { at = $1 }
+        /R_X86_64_/ { t = $NF; sub(/[-+]0x[0-9a-f]+$/, "", t); if (t == s) { print at; exit } }'
+}
+
+# "file:line" -> "exercises/file.c:line: " (the path from exercises/ on), or ""
+at() { [ -n "$1" ] && printf '%s: ' "$(printf '%s' "$1" | sed 's|.*/exercises/|exercises/|; s| .*||')"; }
+
+# "file:line" (or ""), words -> one line of refusal
+refuse() {
+    where=$(at "$1")
+    shift
+    echo "  -> ${where}refused: $*"
+    bad=1
+}
+
+# name -> why a call to it is refused, or "" when it is allowed
+why_call() {
+    case $1 in
+    _exit | _Exit | exit | quick_exit | abort | atexit | at_quick_exit | on_exit | raise | \
+        longjmp | siglongjmp | _longjmp | __longjmp_chk)
+        echo "it ends the process or leaves the function by another door than its return:" \
+            "a forged end of a test; return a status instead" ;;
+    syscall | fork | vfork | clone | clone3 | exec* | posix_spawn* | system | popen | \
+        ptrace | process_vm_* | kill | tgkill | sigaction | signal | prctl | mmap | mprotect)
+        echo "it runs, signals or traces another process, or reaches the kernel directly;" \
+            "the exercise needs none of that" ;;
+    open | open64 | openat | openat64 | fopen | fopen64 | freopen | fdopen | creat | read | \
+        write | pread* | pwrite* | readlink | opendir | getenv | secure_getenv | setenv | \
+        unsetenv | putenv | environ | __environ | getppid)
+        echo "it opens or reads files (/proc/self/exe, /proc/PPID/environ) or the" \
+            "environment: a way to forge the grader's result; the exercise needs no file" ;;
+    dlopen | dlsym | dlvsym | dladdr | dlinfo | dl_iterate_phdr | _r_debug | _dl_*)
+        echo "it finds a symbol at run time, past this check; call only what the contract names" ;;
+    criterion_* | cr_* | grade_* | __start_* | __stop_*)
+        echo "it reaches into the grader or Criterion: a forged result" ;;
+    mallinfo* | malloc_* | mallopt | __malloc_hook | __free_hook)
+        echo "it reads or changes the heap's accounting, which the leak check measures" ;;
+    gsl_*_fread | gsl_*_fwrite | gsl_*_fscanf | gsl_*_fprintf | gsl_set_error_handler* | \
+        gsl_set_stream* | gsl_ieee_env_setup | gsl_rng_env_setup)
+        echo "a GSL call that reads files or the environment, or silences GSL's errors" ;;
+    gsl_* | cblas_* | malloc | calloc | realloc | reallocarray | free | aligned_alloc | \
+        posix_memalign | memcpy | memmove | memset | memcmp | __memcpy_chk | __memmove_chk | \
+        __memset_chk | __stack_chk_fail | __assert_fail | qsort | bsearch | abs | labs | llabs | \
+        strlen | printf | __printf_chk | puts | putchar | fprintf | __fprintf_chk | fputs | \
+        fputc | putc | fflush | stdout | stderr | snprintf | __snprintf_chk | sprintf | \
+        __sprintf_chk | _GLOBAL_OFFSET_TABLE_) ;;
+    *)
+        case $helpers in
+        *" $1 "*) ;;
+        *) case $libm in
+            *" $1 "*) ;;
+            *) echo "not on this exercise's list: GSL, libm, malloc/free, printing, and the" \
+                "helpers its contract names (${helpers# }); write it yourself" ;;
+            esac ;;
+        esac ;;
+    esac
+}
+
+# a section's name -> why it is refused, or "" when a C function needs it
+why_section() {
+    case $1 in
+    .text | .text.* | .data | .data.* | .bss | .bss.* | .rodata | .rodata.* | .debug_* | \
+        .rela.* | .comment | .note.GNU-stack | \
+        .note.gnu.property | .eh_frame | .rela.eh_frame | .symtab | .strtab | .shstrtab | .group | \
+        .data.rel.ro* | .rela.data.rel.ro*) ;;
+    .init_array* | .ctors* | .preinit_array*)
+        echo "a constructor: code that runs before the grader, outside your function" ;;
+    .fini_array* | .dtors*)
+        echo "a destructor: code that runs after the grader's report, outside your function" ;;
+    .init | .fini) echo "init/fini code, which runs outside your function" ;;
+    cr_* | .cr_* | *criterion*) echo "a Criterion test or hook: the grader's own business" ;;
+    *) echo "a section that a C function and its data do not need" ;;
+    esac
+}
+
+bad=0
+# definitions: global ones must be PREFIX functions
+nm -P --defined-only "$obj" | while read -r name type _; do
+    case $type in
+    [a-z]) ;;
+    T) case $name in "$prefix"*) ;; *) echo "def $name $type" ;; esac ;;
+    *) echo "def $name $type" ;;
+    esac
+done >"${TMPDIR:-/tmp}/policy.$$"
+while read -r _ name type; do
+    refuse "$(def_line "$name")" "defines $name, a global symbol that is not one of your" \
+        "${prefix}* functions: a library function of that name would be replaced by yours" \
+        "(the grader would compare your code with itself); make a helper static"
+done <"${TMPDIR:-/tmp}/policy.$$"
+rm -f "${TMPDIR:-/tmp}/policy.$$"
+# sections
+for sec in $(readelf -SW "$obj" | sed -n 's/^ *\[ *[0-9]*\] \([^ ]*\) .*/\1/p'); do
+    why=$(why_section "$sec")
+    [ -z "$why" ] && continue
+    target=$(readelf -rW "$obj" | awk -v s=".rela$sec" '
+        /^Relocation section/ { on = index($0, "\x27" s "\x27") > 0 } on && /R_X86_64/ { print $5; exit }')
+    refuse "$(def_line "$target")" "section $sec${target:+ ($target)}: $why"
+done
+# imports
+for name in $(nm -P -u "$obj" | awk '{print $1}'); do
+    why=$(why_call "$name")
+    [ -z "$why" ] || refuse "$(use_line "$name")" "calls $name: $why"
+done
+# system calls written in assembly, and paths into /proc
+objdump -d "$obj" | grep -qE '[[:space:]](syscall|sysenter|int[[:space:]]+\$0x80)\b' &&
+    refuse "" "a system call written in assembly: the exercise needs no kernel call"
+strings -a "$obj" | grep -q '/proc' &&
+    refuse "" "the text \"/proc\": your code has no business with other processes' files"
+exit $bad
