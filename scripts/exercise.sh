@@ -477,6 +477,10 @@ check_sources() {
             grep -q "$name" "$sol" ||
                 complain "$sol: its contract does not name $name, a refused call"
         done
+        for name in $(allowed_names "$tests"); do
+            grep -q "$name" "$sol" ||
+                complain "$sol: its contract does not name $name, an allowed call"
+        done
         [ "$(mutants_of "$(basename "$sol" .c)" | wc -l)" -ge 3 ] ||
             complain "$sol has fewer than 3 mutants in $EXDIR/mutants/$(basename "$sol" .c)/"
     done
