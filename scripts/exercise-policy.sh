@@ -99,7 +99,7 @@ why_call() {
 why_section() {
     case $1 in
     .text | .text.* | .data | .data.* | .bss | .bss.* | .rodata | .rodata.* | .debug_* | \
-        .rela.* | .comment | .note.GNU-stack | \
+        .rela* | .comment | .note.GNU-stack | \
         .note.gnu.property | .eh_frame | .rela.eh_frame | .symtab | .strtab | .shstrtab | .group | \
         .data.rel.ro* | .rela.data.rel.ro*) ;;
     .init_array* | .ctors* | .preinit_array*)
@@ -110,6 +110,19 @@ why_section() {
     cr_* | .cr_* | *criterion*) echo "a Criterion test or hook: the grader's own business" ;;
     *) echo "a section that a C function and its data do not need" ;;
     esac
+}
+
+# a section -> the function its first relocation points at (a constructor's
+# name), or the target's own name when it is no function
+section_target() {
+    at=$(readelf -rW "$obj" | awk -v s=".rela$1" '
+        /^Relocation section/ { on = index($0, "\x27" s "\x27") > 0 }
+        on && /R_X86_64/ { print $5, ($7 == "" ? 0 : $7); exit }')
+    [ -n "$at" ] || return 0
+    objdump -t "$obj" | awk -v sec="${at% *}" -v off="${at#* }" '
+        function hex(v) { sub(/^0+/, "", v); return v == "" ? "0" : v }
+        $3 == "F" && $4 == sec && hex($1) == hex(off) { print $NF; found = 1; exit }
+        END { if (!found) print sec }'
 }
 
 bad=0
@@ -131,8 +144,7 @@ rm -f "${TMPDIR:-/tmp}/policy.$$"
 for sec in $(readelf -SW "$obj" | sed -n 's/^ *\[ *[0-9]*\] \([^ ]*\) .*/\1/p'); do
     why=$(why_section "$sec")
     [ -z "$why" ] && continue
-    target=$(readelf -rW "$obj" | awk -v s=".rela$sec" '
-        /^Relocation section/ { on = index($0, "\x27" s "\x27") > 0 } on && /R_X86_64/ { print $5; exit }')
+    target=$(section_target "$sec")
     refuse "$(def_line "$target")" "section $sec${target:+ ($target)}: $why"
 done
 # imports

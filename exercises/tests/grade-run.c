@@ -178,7 +178,7 @@ static size_t read_all(int fd, char *buf, size_t size)
 
 /* the grader's answer, once checked */
 typedef struct {
-    long tests, passed, crashed, timed_out, reports, ended, forged;
+    long tests, passed, crashed, timed_out, reports, ended, forged, pass_lines;
     char ends[ANSWER], passes[ANSWER]; /* test names, one per line */
 } account;
 
@@ -200,6 +200,7 @@ static void count_line(account *a, const char *what, const char *rest)
         strncat(a->ends, rest, sizeof a->ends - strlen(a->ends) - 2);
         strcat(a->ends, "\n");
     } else if (strcmp(what, "pass") == 0) {
+        a->pass_lines++;
         strncat(a->passes, rest, sizeof a->passes - strlen(a->passes) - 2);
         strcat(a->passes, "\n");
     } else if (strcmp(what, "report") == 0) {
@@ -231,7 +232,7 @@ static void take_account(account *a, char *text, const char *key)
 static int judge(const account *a, long wanted, int status)
 {
     int ok = status == 0 && a->reports == 1 && a->tests == wanted && a->passed == wanted &&
-             a->ended == wanted && !a->forged;
+             a->pass_lines == wanted && a->ended == wanted && !a->forged;
     if (a->forged)
         printf("  -> grade-run: %ld line(s) of the grader's answer lack this run's key: "
                "a forged result\n",
@@ -247,6 +248,10 @@ static int judge(const account *a, long wanted, int status)
                    "status, or a hook that rewrote the count)\n",
                    name);
     }
+    if (a->reports == 1 && a->passed > a->pass_lines)
+        printf("  -> grade-run: the report counts %ld passed, but only %ld tests passed one "
+               "by one: a hook that rewrote the count\n",
+               a->passed, a->pass_lines);
     if (a->reports == 1 && a->tests != wanted)
         printf("  -> grade-run: the grader ran %ld tests, not its %ld\n", a->tests, wanted);
     fflush(stdout);

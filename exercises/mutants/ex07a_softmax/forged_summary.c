@@ -1,4 +1,4 @@
-/* Mutant: the stub's body, and a destructor that prints summaries of a full pass. Expect: a destructor: code that runs after the grader's report */
+/* Mutant: the stub's body, and a destructor that prints summaries of a full pass. Expect: section .fini_array (forge): a destructor */
 #include <stdio.h>
 
 #include "exercises.h"
