@@ -111,7 +111,22 @@ build() {
 
 # grader source -> the names on its line " * Refused calls: ...": the
 # function graded against and its equals
-refused_names() { sed -n 's/^ \* Refused calls: *//p' "$1" | sed 's/ *\*\/.*//'; }
+refused_names() { contract_line "Refused calls" "$1"; }
+
+# "Refused calls" or "Allowed calls", grader source -> the names on that
+# line of its opening comment and on the lines that continue it (" *   ...")
+contract_line() {
+    awk -v tag=" * $1:" '
+        {
+            if (index($0, tag) == 1) { on = 1; line = substr($0, length(tag) + 1) }
+            else if (on && /^ \*   /) line = substr($0, 4)
+            else if (on) exit
+            else next
+            closed = sub(/ *\*\/.*/, "", line)
+            printf "%s ", line
+            if (closed) exit
+        }' "$2" | tr -s ' ' | sed 's/^ //; s/ $//'
+}
 
 # TARGET... -> made, in parallel even when make was not given -j (a make
 # given -j hands its jobs down)
@@ -178,7 +193,7 @@ verdict() {
 
 # grader source -> the library helpers its contract lets the student call,
 # from its line " * Allowed calls: ..."
-allowed_names() { sed -n 's/^ \* Allowed calls: *//p' "$1" | sed 's/ *\*\/.*//'; }
+allowed_names() { contract_line "Allowed calls" "$1"; }
 
 # a graded file -> its object without sanitizers (make builds it under SAN=1)
 plain_object_of() {
@@ -461,6 +476,37 @@ in_step() {
     cmp -s "$2" "$1" || { git show HEAD:"$1" >"$3" 2>/dev/null && cmp -s "$2" "$3"; }
 }
 
+# grader source -> complaints unless its "Refused calls" hold every direct
+# equivalent of its reference (the first name) that the library's call
+# graph shows, and its "Allowed calls" none of them
+check_equivalents() {
+    refused=" $(refused_names "$1") " allowed=" $(allowed_names "$1") "
+    set -- "$1" $refused
+    for name in $(scripts/exercise-equivalents.sh "$2"); do
+        case $refused in *" $name "*) ;; *)
+            complain "$1: the library's $name does the work of $2 (the call graph says" \
+                "so: scripts/exercise-equivalents.sh $2); add it to its Refused calls" \
+                "and to the contract" ;;
+        esac
+        case $allowed in *" $name "*)
+            complain "$1: allows $name, which does the work of $2" ;;
+        esac
+    done
+}
+
+# the call-graph walk's control: a library function added that wraps a
+# reference must be found, or the walk proves nothing
+equivalents_control() {
+    mkdir -p "$SCRATCH/control"
+    printf '%s\n' '#include "softmax.h"' '' \
+        'int control_softmax(gsl_vector *s)' '{' '    return softmax_vector(s, 1.0);' '}' \
+        >"$SCRATCH/control/control.c"
+    LIB_SOURCES="lib $SCRATCH/control" scripts/exercise-equivalents.sh softmax_vector |
+        grep -qx control_softmax ||
+        complain "scripts/exercise-equivalents.sh misses control_softmax, a new wrapper of" \
+            "softmax_vector: the Refused calls lists cannot be kept true"
+}
+
 # each exercise has its grader, hints and stub; each stub is what the
 # generator makes of its solution, as committed (a student's edits to
 # the working file do not count); each refused call is named in the contract
@@ -481,9 +527,11 @@ check_sources() {
             grep -q "$name" "$sol" ||
                 complain "$sol: its contract does not name $name, an allowed call"
         done
+        check_equivalents "$tests"
         [ "$(mutants_of "$(basename "$sol" .c)" | wc -l)" -ge 3 ] ||
             complain "$sol has fewer than 3 mutants in $EXDIR/mutants/$(basename "$sol" .c)/"
     done
+    equivalents_control
     for stub in $(stubs_of); do
         [ -f "$EXDIR/solutions/$(basename "$stub")" ] || complain "$stub has no solution"
     done

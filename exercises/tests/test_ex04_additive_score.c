@@ -1,6 +1,6 @@
 /* Grader for exercise 4: the additive tanh score, against attn_additive_score.
  * W1 and W2 are views with a tda; v, x_i and x_L views with a stride.
- * Refused calls: attn_additive_score score_additive */
+ * Refused calls: attn_additive_score score_additive dw_coefficients dw_weights */
 #include "exercises.h"
 #include "grade.h"
 

@@ -1,7 +1,8 @@
 /* Grader for exercise 12a: the softmax backward pass, against
  * softmax_rows_backward and against finite differences of softmax_rows (L1).
  * W, dW and dS are views with a tda.
- * Refused calls: softmax_rows_backward attn_backward */
+ * Refused calls: softmax_rows_backward attn_backward ablated_backward additive_backward
+ *   block_backward gpt_backward learn_recall_attention mha_backward */
 #include "exercises.h"
 #include "grade.h"
 
