@@ -545,9 +545,10 @@ check_sources() {
 # line "/* Mutant: what it gets wrong. Expect: text */"
 expected_of() { sed -n '1s/^\/\* Mutant: .*Expect: \(.*\) \*\/$/\1/p' "$1"; }
 
-# n, file, "pass" or "fail" -> sets $verdict, that of graded file number
-# n; one complaint unless it is as wanted, and a mutant's messages hold
-# the text its first line expects
+# n, file, "pass" or "fail", the fresh stub's n -> sets $verdict, that of
+# graded file number n; one complaint unless it is as wanted, and a
+# mutant's messages hold the text its first line expects, which the fresh
+# stub's do not
 judge() {
     verdict=$(cat "$work/$1.verdict" 2>/dev/null)
     case $3:$verdict in
@@ -561,6 +562,9 @@ judge() {
     elif ! grep -qF -- "$expect" "$work/$1.log"; then
         complain "$2 fails, but its grader never says '$expect'; it said:"
         grep -m 4 'Hint\|->\|expected' "$work/$1.log" | sed 's/^/      /'
+    elif grep -qF -- "$expect" "$work/$4.log"; then
+        complain "$2: a fresh stub's log says '$expect' too: it proves that the test" \
+            "failed, not that it failed for this mistake; expect a text of its own"
     fi
 }
 
@@ -573,7 +577,7 @@ prove_row() {
     stub_v=${verdict%%  *} n=$(($2 + 2)) names=""
     for mutant in $(mutants_of "$1"); do
         n=$((n + 1))
-        judge $n "$mutant" fail
+        judge $n "$mutant" fail $(($2 + 2))
         names="$names $(basename "$mutant" .c)"
     done
     printf '  %-4s %-24s solution %-4s stub %-4s %2d mutants:%s\n' "$(id_of "$1.c")" "$1" \

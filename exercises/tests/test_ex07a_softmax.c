@@ -11,6 +11,30 @@
 static const char *HINT_STABLE = "subtract the largest score before exp: "
                                  "w_i = exp((s_i - max) / tau) / sum_j exp((s_j - max) / tau)";
 
+/* scores, n, tau, got -> fails the test when got holds a NaN, or sums to
+ * 0, where softmax_vector gave finite weights, naming where that comes from */
+static void no_nan(const double *scores, size_t n, double tau, const char *what,
+                   const gsl_vector *got)
+{
+    double top = -INFINITY, sum = 0.0;
+    int nan = 0;
+    for (size_t i = 0; i < n; i++)
+        top = fmax(top, scores[i]);
+    for (size_t i = 0; i < got->size; i++) {
+        nan |= isnan(gsl_vector_get(got, i));
+        sum += gsl_vector_get(got, i);
+    }
+    if (top / tau > 700 && (nan || sum == 0.0))
+        cr_assert_fail("%s: the weights are %s.\nHint: exp overflowed to inf for a large score "
+                       "(inf / inf = NaN, or 1 / inf = 0): subtract the largest score before exp",
+                       what, nan ? "NaN" : "all 0");
+    cr_assert(!nan, "%s: a weight is NaN.\nHint: %s", what,
+              top == -INFINITY ? "every score is masked, and -inf - -inf = NaN: when the "
+                                 "largest score is -INFINITY, set every weight to 0"
+                               : "a masked score at tau = +INFINITY gives -inf / inf = NaN: "
+                                 "give a masked score the weight 0 directly");
+}
+
 /* the student's softmax on a strided copy of the scores and softmax_vector
  * on a plain one: the same status, the same weights, no write outside */
 static void compare(const double *scores, size_t n, double tau, const char *what, const char *hint)
@@ -21,6 +45,8 @@ static void compare(const double *scores, size_t n, double tau, const char *what
     int want_status = softmax_vector(want, tau);
     grade_status(what, ex07a_softmax(got, tau), want_status, hint);
     grade_canaries(what, got);
+    if (want_status == INVENT_OK)
+        no_nan(scores, n, tau, what, got);
     grade_vector(what, got, want, 1e-12, hint);
     gsl_vector_free(got), gsl_vector_free(want);
 }
