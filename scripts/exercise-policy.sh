@@ -18,18 +18,31 @@
 #     processes, and any name outside the list above;
 #   - a system call written in assembly, and the text "/proc".
 # Exit status: 0 when the object keeps to the policy, 1 when it does not
-# (its lines on stdout), 2 for bad arguments.
+# (its lines on stdout), 3 when it calls a name on POLICY_REFUSED, 2 for
+# bad arguments.
 set -u
+# libm's functions, by name (without their symbol versions), on one line;
+# `exercise-policy.sh --libm > FILE` once, then POLICY_LIBM=FILE, spares
+# each call the work (scripts/exercise.sh does so)
+libm_names() {
+    nm -D --defined-only "$(${CC:-cc} -print-file-name=libm.so.6)" 2>/dev/null |
+        awk '{ sub(/@.*/, "", $NF); print $NF }' | tr '\n' ' '
+    echo
+}
+[ "${1:-}" = --libm ] && { libm_names && exit 0; }
 if [ $# -lt 2 ] || [ ! -r "$1" ]; then
-    echo "usage: exercise-policy.sh OBJECT PREFIX [HELPER...]" >&2
+    echo "usage: exercise-policy.sh OBJECT PREFIX [HELPER...] | --libm" >&2
     exit 2
 fi
 obj=$1 prefix=$2
 shift 2
 helpers=" $* "
-# libm's functions, by name (without their symbol versions)
-libm=" $(nm -D --defined-only "$(${CC:-cc} -print-file-name=libm.so.6)" 2>/dev/null |
-    awk '{ sub(/@.*/, "", $NF); print $NF }' | tr '\n' ' ') "
+if [ -r "${POLICY_LIBM:-}" ]; then
+    read -r libm <"$POLICY_LIBM"
+else
+    libm=$(libm_names)
+fi
+libm=" $libm "
 
 # symbol -> "file:line" of its definition, from the debug information
 def_line() { nm -l --defined-only "$obj" 2>/dev/null | awk -v s="$1" '$3 == s { print $4; exit }'; }
@@ -52,31 +65,33 @@ refuse() {
     bad=1
 }
 
-# name -> why a call to it is refused, or "" when it is allowed
+# name -> $why, why a call to it is refused, or "" when it is allowed (set
+# without a subshell: this runs for every import)
 why_call() {
+    why=""
     case $1 in
     _exit | _Exit | exit | quick_exit | abort | atexit | at_quick_exit | on_exit | raise | \
         longjmp | siglongjmp | _longjmp | __longjmp_chk)
-        echo "it ends the process or leaves the function by another door than its return:" \
-            "a forged end of a test; return a status instead" ;;
+        why="it ends the process or leaves the function by another door than its return:"
+        why="$why a forged end of a test; return a status instead" ;;
     syscall | fork | vfork | clone | clone3 | exec* | posix_spawn* | system | popen | \
         ptrace | process_vm_* | kill | tgkill | sigaction | signal | prctl | mmap | mprotect)
-        echo "it runs, signals or traces another process, or reaches the kernel directly;" \
-            "the exercise needs none of that" ;;
+        why="it runs, signals or traces another process, or reaches the kernel directly;"
+        why="$why the exercise needs none of that" ;;
     open | open64 | openat | openat64 | fopen | fopen64 | freopen | fdopen | creat | read | \
         write | pread* | pwrite* | readlink | opendir | getenv | secure_getenv | setenv | \
         unsetenv | putenv | environ | __environ | getppid)
-        echo "it opens or reads files (/proc/self/exe, /proc/PPID/environ) or the" \
-            "environment: a way to forge the grader's result; the exercise needs no file" ;;
+        why="it opens or reads files (/proc/self/exe, /proc/PPID/environ) or the"
+        why="$why environment: a way to forge the grader's result; the exercise needs no file" ;;
     dlopen | dlsym | dlvsym | dladdr | dlinfo | dl_iterate_phdr | _r_debug | _dl_*)
-        echo "it finds a symbol at run time, past this check; call only what the contract names" ;;
+        why="it finds a symbol at run time, past this check; call only what the contract names" ;;
     criterion_* | cr_* | grade_* | __start_* | __stop_*)
-        echo "it reaches into the grader or Criterion: a forged result" ;;
+        why="it reaches into the grader or Criterion: a forged result" ;;
     mallinfo* | malloc_* | mallopt | __malloc_hook | __free_hook)
-        echo "it reads or changes the heap's accounting, which the leak check measures" ;;
+        why="it reads or changes the heap's accounting, which the leak check measures" ;;
     gsl_*_fread | gsl_*_fwrite | gsl_*_fscanf | gsl_*_fprintf | gsl_set_error_handler* | \
         gsl_set_stream* | gsl_ieee_env_setup | gsl_rng_env_setup)
-        echo "a GSL call that reads files or the environment, or silences GSL's errors" ;;
+        why="a GSL call that reads files or the environment, or silences GSL's errors" ;;
     gsl_* | cblas_* | malloc | calloc | realloc | reallocarray | free | aligned_alloc | \
         posix_memalign | memcpy | memmove | memset | memcmp | __memcpy_chk | __memmove_chk | \
         __memset_chk | __stack_chk_fail | __assert_fail | qsort | bsearch | abs | labs | llabs | \
@@ -88,27 +103,28 @@ why_call() {
         *" $1 "*) ;;
         *) case $libm in
             *" $1 "*) ;;
-            *) echo "not on this exercise's list: GSL, libm, malloc/free, printing, and the" \
-                "helpers its contract names (${helpers# }); write it yourself" ;;
+            *) why="not on this exercise's list: GSL, libm, malloc/free, printing, and the"
+            why="$why helpers its contract names (${helpers# }); write it yourself" ;;
             esac ;;
         esac ;;
     esac
 }
 
-# a section's name -> why it is refused, or "" when a C function needs it
+# a section's name -> $why, why it is refused, or "" when a C function needs it
 why_section() {
+    why=""
     case $1 in
     .text | .text.* | .data | .data.* | .bss | .bss.* | .rodata | .rodata.* | .debug_* | \
         .rela* | .comment | .note.GNU-stack | \
         .note.gnu.property | .eh_frame | .rela.eh_frame | .symtab | .strtab | .shstrtab | .group | \
         .data.rel.ro* | .rela.data.rel.ro*) ;;
     .init_array* | .ctors* | .preinit_array*)
-        echo "a constructor: code that runs before the grader, outside your function" ;;
+        why="a constructor: code that runs before the grader, outside your function" ;;
     .fini_array* | .dtors*)
-        echo "a destructor: code that runs after the grader's report, outside your function" ;;
-    .init | .fini) echo "init/fini code, which runs outside your function" ;;
-    cr_* | .cr_* | *criterion*) echo "a Criterion test or hook: the grader's own business" ;;
-    *) echo "a section that a C function and its data do not need" ;;
+        why="a destructor: code that runs after the grader's report, outside your function" ;;
+    .init | .fini) why="init/fini code, which runs outside your function" ;;
+    cr_* | .cr_* | *criterion*) why="a Criterion test or hook: the grader's own business" ;;
+    *) why="a section that a C function and its data do not need" ;;
     esac
 }
 
@@ -125,36 +141,50 @@ section_target() {
         END { if (!found) print sec }'
 }
 
+# Every symbol (nm: NAME TYPE ...) and section at once, then a verdict
+# without a process per name; the file's lines are looked up only for what
+# is refused. Exit 3: a call on POLICY_REFUSED (the grader's "Refused
+# calls", the reference and its equivalents), said first.
+symbols=$(nm -P "$obj") || exit 2
+sections=$(readelf -SW "$obj" | sed -n 's/^ *\[ *[0-9]*\] \([^ ]*\) .*/\1/p')
+refused=" ${POLICY_REFUSED:-} "
 bad=0
-# definitions: global ones must be PREFIX functions
-nm -P --defined-only "$obj" | while read -r name type _; do
+while read -r name type _; do
     case $type in
-    [a-z]) ;;
-    T) case $name in "$prefix"*) ;; *) echo "def $name $type" ;; esac ;;
-    *) echo "def $name $type" ;;
+    U) case $refused in *" $name "*)
+           echo "  -> $(at "$(use_line "$name")")calls $name: the library's own version of" \
+               "what this exercise asks you to write (the contract lists it); replace that" \
+               "call with your code"
+           exit 3 ;;
+       esac ;;
     esac
-done >"${TMPDIR:-/tmp}/policy.$$"
-while read -r _ name type; do
-    refuse "$(def_line "$name")" "defines $name, a global symbol that is not one of your" \
-        "${prefix}* functions: a library function of that name would be replaced by yours" \
-        "(the grader would compare your code with itself); make a helper static"
-done <"${TMPDIR:-/tmp}/policy.$$"
-rm -f "${TMPDIR:-/tmp}/policy.$$"
-# sections
-for sec in $(readelf -SW "$obj" | sed -n 's/^ *\[ *[0-9]*\] \([^ ]*\) .*/\1/p'); do
-    why=$(why_section "$sec")
+done <<EOF
+$symbols
+EOF
+while read -r name type _; do
+    case $type in
+    U)
+        why_call "$name"
+        [ -z "$why" ] || refuse "$(use_line "$name")" "calls $name: $why" ;;
+    [a-z]) ;;
+    *)
+        case $type:$name in T:"$prefix"*) continue ;; esac
+        refuse "$(def_line "$name")" "defines $name, a global symbol that is not one of your" \
+            "${prefix}* functions: a library function of that name would be replaced by yours" \
+            "(the grader would compare your code with itself); make a helper static" ;;
+    esac
+done <<EOF
+$symbols
+EOF
+for sec in $sections; do
+    why_section "$sec"
     [ -z "$why" ] && continue
     target=$(section_target "$sec")
     refuse "$(def_line "$target")" "section $sec${target:+ ($target)}: $why"
 done
-# imports
-for name in $(nm -P -u "$obj" | awk '{print $1}'); do
-    why=$(why_call "$name")
-    [ -z "$why" ] || refuse "$(use_line "$name")" "calls $name: $why"
-done
 # system calls written in assembly, and paths into /proc
 objdump -d "$obj" | grep -qE '[[:space:]](syscall|sysenter|int[[:space:]]+\$0x80)\b' &&
     refuse "" "a system call written in assembly: the exercise needs no kernel call"
-strings -a "$obj" | grep -q '/proc' &&
+grep -qa '/proc' "$obj" &&
     refuse "" "the text \"/proc\": your code has no business with other processes' files"
 exit $bad

@@ -30,10 +30,18 @@ die() {
     exit 2
 }
 
-# one scratch folder per run, removed however the run ends (Ctrl-C too)
-SCRATCH=$(mktemp -d) || die "cannot make a temporary folder"
-trap 'rm -rf "$SCRATCH"' EXIT
-trap 'exit 130' INT TERM
+# one scratch folder per run, removed however the run ends (Ctrl-C too);
+# the internal `one` runs in its caller's
+if [ "${1:-}" = one ] && [ -n "${EX_SCRATCH:-}" ]; then
+    SCRATCH=$EX_SCRATCH
+else
+    SCRATCH=$(mktemp -d) || die "cannot make a temporary folder"
+    trap 'rm -rf "$SCRATCH"' EXIT
+    trap 'exit 130' INT TERM
+    export EX_SCRATCH=$SCRATCH
+    # libm's names, once for every symbol check of this run
+    scripts/exercise-policy.sh --libm >"$SCRATCH/libm" && export POLICY_LIBM=$SCRATCH/libm
+fi
 
 # the build folder in use: under SAN=1 the one of make san-tests, whose
 # objects are built with the same flags
@@ -80,7 +88,13 @@ resolve_one() {
 id_of() { basename "$1" .c | sed 's/^ex0*\([0-9]*[a-z]\{0,1\}\)_.*/\1/'; }
 
 # a graded file (yours, a solution, a stub, a mutant) -> ex07a_softmax
-topic_of() { printf '%s\n' "${1%.c}" | tr / '\n' | grep -m 1 '^ex[0-9][0-9]*[a-z]\{0,1\}_'; }
+topic_of() {
+    oldifs=$IFS IFS=/
+    for part in ${1%.c}; do
+        case $part in ex[0-9][0-9]*_*) IFS=$oldifs && echo "${part%.grader}" && return 0 ;; esac
+    done
+    IFS=$oldifs
+}
 
 stubs_of() { ls "$EXDIR"/ex[0-9][0-9]*_*.c 2>/dev/null; }
 solutions_of() { ls "$EXDIR"/solutions/ex[0-9][0-9]*_*.c 2>/dev/null; }
@@ -123,9 +137,11 @@ contract_line() {
             else if (on) exit
             else next
             closed = sub(/ *\*\/.*/, "", line)
-            printf "%s ", line
+            all = all " " line
             if (closed) exit
-        }' "$2" | tr -s ' ' | sed 's/^ //; s/ $//'
+        }
+        END { n = split(all, w, " "); for (i = 1; i <= n; i++) printf "%s%s", w[i], i < n ? " " : "" }
+        ' "$2"
 }
 
 # TARGET... -> made, in parallel even when make was not given -j (a make
@@ -137,36 +153,37 @@ build_all() {
     esac
 }
 
-# a graded file -> the refused calls that its object makes
-refused_calls() {
-    names=$(refused_names "$EXDIR/tests/test_$(topic_of "$1").c")
-    [ -n "$names" ] || return 0
-    obj=$(grader_of "$1")
-    nm -u "${obj%.grader}.o" | awk -v names="$names" '
-        BEGIN { n = split(names, r, " "); for (i = 1; i <= n; i++) refused[r[i]] = 1 }
-        $NF in refused { printf "%s ", $NF }'
-}
-
 # grader, log -> runs it under grade-run, its messages into log; sets
 # $result, grade-run's own account of it (its fd 3, which the grader never
 # has; empty when grade-run itself could not run), and $status, the
 # grader's. Without malloc's per-thread cache, a freed block counts as free
 # at once in the heap that the leak checks measure.
 run_grader() {
-    dir=$(mktemp -d "$SCRATCH/run.XXXXXX") || die "cannot make a temporary folder"
     OPENBLAS_NUM_THREADS=1 GLIBC_TUNABLES=glibc.malloc.tcache_count=0 \
         "$RUNNER" "$GRADER_SECONDS" "$MEMORY_MB" "$(tests_of "$1")" "$1" --jobs 2 \
-        </dev/null >"$2" 2>&1 3>"$dir/result"
+        </dev/null >"$2" 2>&1 3>"$2.result"
     status=$?
-    result=$(cat "$dir/result" 2>/dev/null)
-    rm -rf "$dir"
+    result=""
+    read -r result <"$2.result"
+    rm -f "$2.result"
 }
 
 # grader -> how many graded tests its source holds
-tests_of() { grep -c '^GRADE(' "$EXDIR/tests/test_$(topic_of "${1%.grader}").c"; }
+tests_of() { grep -c '^GRADE(' "$EXDIR/tests/test_$(topic_of "$1").c"; }
 
-# "tests=7 passed=5 ..." FIELD -> value
-field() { printf '%s\n' "$1" | tr ' ' '\n' | sed -n "s/^$2=//p"; }
+# $result, "verdict=PASS tests=7 passed=5 ..." -> $verdict_word $t $p $c $o
+fields() {
+    verdict_word="" t=0 p=0 c=0 o=0
+    for kv in $result; do
+        case $kv in
+        verdict=*) verdict_word=${kv#*=} ;;
+        tests=*) t=${kv#*=} ;;
+        passed=*) p=${kv#*=} ;;
+        crashed=*) c=${kv#*=} ;;
+        timed_out=*) o=${kv#*=} ;;
+        esac
+    done
+}
 
 # $result, $status -> "PASS ..." or "FAIL ..."; a pass is grade-run's
 verdict() {
@@ -174,9 +191,8 @@ verdict() {
         echo "FAIL  grade-run could not run the grader (status $status)"
         return
     fi
-    t=$(field "$result" tests) p=$(field "$result" passed)
-    c=$(field "$result" crashed) o=$(field "$result" timed_out)
-    if [ "$(field "$result" verdict)" = PASS ]; then
+    fields
+    if [ "$verdict_word" = PASS ]; then
         echo "PASS  $p/$t tests"
     elif [ "$status" -eq 124 ] && [ "$t" -eq 0 ]; then
         echo "FAIL  stopped after $GRADER_SECONDS s: a loop or a constructor that never returns?"
@@ -198,38 +214,36 @@ allowed_names() { contract_line "Allowed calls" "$1"; }
 # a graded file -> its object without sanitizers (make builds it under SAN=1)
 plain_object_of() {
     case $1 in
-    "$OUT"/*) echo "$BUILD/${1#"$OUT"/}" | sed 's/\.c$/.o/' ;;
+    "$OUT"/*) inner=${1#"$OUT"/} && echo "$BUILD/${inner%.c}.o" ;;
     *) echo "$BUILD/${1%.c}.o" ;;
     esac
 }
 
-# a graded file, log -> 0 when its object keeps to the symbol policy
-# (scripts/exercise-policy.sh), else its refusals into log. A committed
-# mutant named runtime_* skips it: it proves the checks at run time behind it.
-policy_ok() {
+# graded file, log -> 0 when it may run; else sets $v, the verdict, and
+# writes why not into log: a refused call (the grader's line " * Refused
+# calls: ..."), or another break of the symbol policy
+# (scripts/exercise-policy.sh). A committed mutant named runtime_* skips
+# both: it proves the checks at run time behind them.
+admitted() {
     case $1 in "$EXDIR"/mutants/*/runtime_*) return 0 ;; esac
     topic=$(topic_of "$1") obj=$(plain_object_of "$1")
     tests=$EXDIR/tests/test_$topic.c
     [ -z "$SAN" ] || (SAN="" && build "$obj") >/dev/null
     # shellcheck disable=SC2046
-    scripts/exercise-policy.sh "$obj" "${topic%%_*}_" \
+    POLICY_REFUSED=$(refused_names "$tests") scripts/exercise-policy.sh "$obj" "${topic%%_*}_" \
         $(allowed_names "$tests") >"$2"
+    case $? in
+    0) return 0 ;;
+    3) v="FAIL  $(sed -n '1s/.* \(calls [^:]*\):.*/\1/p' "$2"): write it yourself" ;;
+    *) v="FAIL  refused before running: $(sed -n '1s/.*refused: //p' "$2" | cut -c1-60)..." ;;
+    esac
+    return 1
 }
 
 # graded file, log -> sets $v, the verdict, and writes the grader's
 # messages (or why it did not run) into log; the grader must be built
 grade_one() {
-    refused=$(refused_calls "$1")
-    if [ -n "$refused" ]; then
-        echo "  -> $1 calls ${refused% }: the library's own version of what this exercise" \
-            "asks you to write (the contract lists them). Replace that call with your code." >"$2"
-        v="FAIL  calls ${refused% }: write it yourself"
-        return
-    fi
-    if ! policy_ok "$1" "$2"; then
-        v="FAIL  refused before running: $(sed -n '1s/.*refused: //p' "$2" | cut -c1-60)..."
-        return
-    fi
+    admitted "$1" "$2" || return 0
     run_grader "$(grader_of "$1")" "$2"
     v=$(verdict)
 }
