@@ -11,6 +11,7 @@
 #   exercise.sh stubs         make exercise-stubs: remake the stubs (FORCE=1 for edited ones)
 #   exercise.sh check         make exercises-check: solutions pass, fresh stubs
 #                             fail, every mutant fails with its expected message
+#   exercise.sh tests-of G... for mk/exercises.mk: each grader's tests object
 # From make: BUILD, MAKE, SAN (1: build and grade under ASan and UBSan), LEVEL, FORCE.
 set -u
 BUILD=${BUILD:-build}
@@ -31,10 +32,10 @@ die() {
 }
 
 # one scratch folder per run, removed however the run ends (Ctrl-C too);
-# the internal `one` runs in its caller's
+# the internal `one` runs in its caller's, `tests-of` needs none
 if [ "${1:-}" = one ] && [ -n "${EX_SCRATCH:-}" ]; then
     SCRATCH=$EX_SCRATCH
-else
+elif [ "${1:-}" != tests-of ]; then
     SCRATCH=$(mktemp -d) || die "cannot make a temporary folder"
     trap 'rm -rf "$SCRATCH"' EXIT
     trap 'exit 130' INT TERM
@@ -94,6 +95,16 @@ topic_of() {
         case $part in ex[0-9][0-9]*_*) IFS=$oldifs && echo "${part%.grader}" && return 0 ;; esac
     done
     IFS=$oldifs
+}
+
+# GRADER... -> "GRADER:TESTS" for each, TESTS the object of its
+# exercise's tests beside it (build/exercises/tests/test_ex07a_softmax.o):
+# the rules by which mk/exercises.mk links every grader
+cmd_tests_of() {
+    for grader in "$@"; do
+        printf '%s:%s/exercises/tests/test_%s.o\n' "$grader" "${grader%%/exercises/*}" \
+            "$(topic_of "$grader")"
+    done
 }
 
 stubs_of() { ls "$EXDIR"/ex[0-9][0-9]*_*.c 2>/dev/null; }
@@ -640,5 +651,6 @@ solutions) cmd_solutions ;;
 stubs) cmd_stubs ;;
 check) cmd_check ;;
 one) cmd_one "$@" ;;
+tests-of) cmd_tests_of "$@" ;;
 *) die "unknown command '$what'" ;;
 esac
