@@ -23,6 +23,7 @@ files=$(find ${LIB_SOURCES:-lib} -name '*.c' | sort)
 # shellcheck disable=SC2086
 statics=$(grep -H '^static' $files |
     sed -n 's/^\([^:]*\):static[A-Za-z0-9_ *]*[ *]\**\([A-Za-z_][A-Za-z0-9_]*\)(.*/\1:\2/p' | tr '\n' ' ')
+# shellcheck disable=SC2086 # $files: one word per file
 awk -v statics="$statics" -v refs="$*" '
     BEGIN {
         n = split(statics, g, " "); for (i = 1; i <= n; i++) static[g[i]] = 1
