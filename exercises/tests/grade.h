@@ -37,21 +37,25 @@
 #define GRADE_TIMEOUT 3.0
 
 /* Exit statuses of a test's process: the first when the test reached its
- * last line, the others when student code ended the process before that. */
+ * last line (public, so not enough for a pass: grade-run also wants the
+ * test's answer with its key), the others when student code ended the
+ * process before that. */
 enum { GRADE_REACHED_END = 86, GRADE_CALLED_EXIT = 70, GRADE_CALLED_QUICK_EXIT = 71 };
 
 /* before every graded test: turns exit(), quick_exit() and GSL errors into
  * failures that say so, and a crash into a message with the student's line */
 void grade_setup(void);
 
-/* the last line of every graded test: ends its process with GRADE_REACHED_END */
+/* the last line of every graded test: answers grade-run "end KEY test" with
+ * this run's key (grade-key.h), then ends its process with GRADE_REACHED_END */
 void grade_end(void);
 
 /* after a failed check, which skips grade_end(): Criterion ends the process */
 void grade_teardown(void);
 
 /* A graded test: its own process and time limit; it passes only when its
- * body returned and grade_end() ran (Criterion checks the exit status). */
+ * body returned, every view's canaries held and grade_end() ran (Criterion
+ * checks the exit status, grade-run the answer). */
 #define GRADE(suite, name)                                                                         \
     static void grade_body_##suite##_##name(void);                                                 \
     Test(suite, name, .timeout = GRADE_TIMEOUT, .exit_code = GRADE_REACHED_END,                    \
