@@ -54,8 +54,13 @@ use_line() {
         /R_X86_64_/ { t = $NF; sub(/[-+]0x[0-9a-f]+$/, "", t); if (t == s) { print at; exit } }'
 }
 
-# "file:line" -> "exercises/file.c:line: " (the path from exercises/ on), or ""
-at() { [ -n "$1" ] && printf '%s: ' "$(printf '%s' "$1" | sed 's|.*/exercises/|exercises/|; s| .*||')"; }
+# "file:line" -> "exercises/file.c:line: " (the path from exercises/ on), or
+# "" when unknown or in another file (a header's declaration)
+at() {
+    case $1 in
+    */exercises/* | exercises/*) printf '%s: ' "$(printf '%s' "$1" | sed 's|.*/exercises/|exercises/|; s| .*||')" ;;
+    esac
+}
 
 # "file:line" (or ""), words -> one line of refusal
 refuse() {

@@ -122,12 +122,13 @@ grader_of() {
 }
 
 # TARGET... -> made, quietly; on failure the compiler's messages, indented
+# (SAN= on the command line: a make started with SAN=1 hands it down)
 build() {
     if [ -n "$SAN" ]; then
         made=$("$MAKE" --no-print-directory -s SKIP_DEPS=1 BUILD="$OUT" SAN=1 OPT="-O1 -g" "$@" \
             2>&1)
     else
-        made=$("$MAKE" --no-print-directory -s SKIP_DEPS=1 BUILD="$BUILD" "$@" 2>&1)
+        made=$("$MAKE" --no-print-directory -s SKIP_DEPS=1 BUILD="$BUILD" SAN= "$@" 2>&1)
     fi && return 0
     printf '%s\n' "$made" | grep -v '^make\(\[[0-9]*\]\)\{0,1\}: \*\*\*\|^  \(CC\|LD\|AR\) ' |
         sed 's/^/    | /'
