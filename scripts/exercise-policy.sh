@@ -44,8 +44,13 @@ else
 fi
 libm=" $libm "
 
-# symbol -> "file:line" of its definition, from the debug information
-def_line() { nm -l --defined-only "$obj" 2>/dev/null | awk -v s="$1" '$3 == s { print $4; exit }'; }
+# symbol -> "file:line" of its definition, from the debug information: the
+# line of its first byte (a declaration in a header does not count)
+def_line() {
+    # shellcheck disable=SC2046
+    set -- $(objdump -t "$obj" | awk -v s="$1" '$NF == s && NF >= 5 { print $(NF - 2), $1; exit }')
+    [ $# -eq 2 ] && addr2line -e "$obj" -j "$1" "0x$2" 2>/dev/null
+}
 
 # symbol -> "file:line" of its first use (a relocation), from the debug information
 use_line() {
