@@ -21,7 +21,10 @@
  *   - W, dW and dS may be views whose rows lie further apart than their
  *     width (a tda).
  * Write it yourself: the grade refuses calls to softmax_rows_backward and
- * attn_backward.
+ * attn_backward; and to every library function that does the same work (found
+ * by walking the library's call graph: each calls one of them, or is one of
+ * them wrapped): ablated_backward, additive_backward, block_backward,
+ * gpt_backward, learn_recall_attention, mha_backward.
  * Grade: make exercise12a   Hints: make hint 12a (then LEVEL=2, LEVEL=3) */
 #include <gsl/gsl_blas.h>
 

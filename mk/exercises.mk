@@ -29,11 +29,9 @@ EX_GRADERS  := $(EX_STUBS:exercises/%.c=$(EX_DIR)/%.grader) \
                $(EX_SOLUTIONS:exercises/solutions/%.c=$(EX_DIR)/stubs/%.grader) \
                $(EX_MUTANTS:exercises/%.c=$(EX_DIR)/%.grader)
 
-# a grader's path -> the object of its exercise's tests (the exNN_ part of the path)
-ex_tests = $(EX_DIR)/tests/test_$(firstword $(filter ex0% ex1% ex2%,\
-           $(subst /, ,$(basename $(1:$(EX_DIR)/%=%))))).o
-
-$(foreach g,$(EX_GRADERS),$(eval $(g): $(call ex_tests,$(g))))
+# each grader -> the object of its exercise's tests, as scripts/exercise.sh
+# maps paths to exercises (one map, for any number of exercises)
+$(foreach rule,$(shell scripts/exercise.sh tests-of $(EX_GRADERS)),$(eval $(rule)))
 
 $(EX_DIR)/%.grader: $(EX_DIR)/%.o $(EX_GRADE_OBJ) $(LIB)
 	$(call say,LD,$@)

@@ -11,6 +11,7 @@
 #   exercise.sh stubs         make exercise-stubs: remake the stubs (FORCE=1 for edited ones)
 #   exercise.sh check         make exercises-check: solutions pass, fresh stubs
 #                             fail, every mutant fails with its expected message
+#   exercise.sh tests-of G... for mk/exercises.mk: each grader's tests object
 # From make: BUILD, MAKE, SAN (1: build and grade under ASan and UBSan), LEVEL, FORCE.
 set -u
 BUILD=${BUILD:-build}
@@ -30,10 +31,18 @@ die() {
     exit 2
 }
 
-# one scratch folder per run, removed however the run ends (Ctrl-C too)
-SCRATCH=$(mktemp -d) || die "cannot make a temporary folder"
-trap 'rm -rf "$SCRATCH"' EXIT
-trap 'exit 130' INT TERM
+# one scratch folder per run, removed however the run ends (Ctrl-C too);
+# the internal `one` runs in its caller's, `tests-of` needs none
+if [ "${1:-}" = one ] && [ -n "${EX_SCRATCH:-}" ]; then
+    SCRATCH=$EX_SCRATCH
+elif [ "${1:-}" != tests-of ]; then
+    SCRATCH=$(mktemp -d) || die "cannot make a temporary folder"
+    trap 'rm -rf "$SCRATCH"' EXIT
+    trap 'exit 130' INT TERM
+    export EX_SCRATCH="$SCRATCH"
+    # libm's names, once for every symbol check of this run
+    scripts/exercise-policy.sh --libm >"$SCRATCH/libm" && export POLICY_LIBM="$SCRATCH/libm"
+fi
 
 # the build folder in use: under SAN=1 the one of make san-tests, whose
 # objects are built with the same flags
@@ -80,7 +89,23 @@ resolve_one() {
 id_of() { basename "$1" .c | sed 's/^ex0*\([0-9]*[a-z]\{0,1\}\)_.*/\1/'; }
 
 # a graded file (yours, a solution, a stub, a mutant) -> ex07a_softmax
-topic_of() { printf '%s\n' "${1%.c}" | tr / '\n' | grep -m 1 '^ex[0-9][0-9]*[a-z]\{0,1\}_'; }
+topic_of() {
+    oldifs=$IFS IFS=/
+    for part in ${1%.c}; do
+        case $part in ex[0-9][0-9]*_*) IFS=$oldifs && echo "${part%.grader}" && return 0 ;; esac
+    done
+    IFS=$oldifs
+}
+
+# GRADER... -> "GRADER:TESTS" for each, TESTS the object of its
+# exercise's tests beside it (build/exercises/tests/test_ex07a_softmax.o):
+# the rules by which mk/exercises.mk links every grader
+cmd_tests_of() {
+    for grader in "$@"; do
+        printf '%s:%s/exercises/tests/test_%s.o\n' "$grader" "${grader%%/exercises/*}" \
+            "$(topic_of "$grader")"
+    done
+}
 
 stubs_of() { ls "$EXDIR"/ex[0-9][0-9]*_*.c 2>/dev/null; }
 solutions_of() { ls "$EXDIR"/solutions/ex[0-9][0-9]*_*.c 2>/dev/null; }
@@ -97,12 +122,13 @@ grader_of() {
 }
 
 # TARGET... -> made, quietly; on failure the compiler's messages, indented
+# (SAN= on the command line: a make started with SAN=1 hands it down)
 build() {
     if [ -n "$SAN" ]; then
         made=$("$MAKE" --no-print-directory -s SKIP_DEPS=1 BUILD="$OUT" SAN=1 OPT="-O1 -g" "$@" \
             2>&1)
     else
-        made=$("$MAKE" --no-print-directory -s SKIP_DEPS=1 BUILD="$BUILD" "$@" 2>&1)
+        made=$("$MAKE" --no-print-directory -s SKIP_DEPS=1 BUILD="$BUILD" SAN= "$@" 2>&1)
     fi && return 0
     printf '%s\n' "$made" | grep -v '^make\(\[[0-9]*\]\)\{0,1\}: \*\*\*\|^  \(CC\|LD\|AR\) ' |
         sed 's/^/    | /'
@@ -111,7 +137,24 @@ build() {
 
 # grader source -> the names on its line " * Refused calls: ...": the
 # function graded against and its equals
-refused_names() { sed -n 's/^ \* Refused calls: *//p' "$1" | sed 's/ *\*\/.*//'; }
+refused_names() { contract_line "Refused calls" "$1"; }
+
+# "Refused calls" or "Allowed calls", grader source -> the names on that
+# line of its opening comment and on the lines that continue it (" *   ...")
+contract_line() {
+    awk -v tag=" * $1:" '
+        {
+            if (index($0, tag) == 1) { on = 1; line = substr($0, length(tag) + 1) }
+            else if (on && /^ \*   /) line = substr($0, 4)
+            else if (on) exit
+            else next
+            closed = sub(/ *\*\/.*/, "", line)
+            all = all " " line
+            if (closed) exit
+        }
+        END { n = split(all, w, " "); for (i = 1; i <= n; i++) printf "%s%s", w[i], i < n ? " " : "" }
+        ' "$2"
+}
 
 # TARGET... -> made, in parallel even when make was not given -j (a make
 # given -j hands its jobs down)
@@ -122,65 +165,102 @@ build_all() {
     esac
 }
 
-# a graded file -> the refused calls that its object makes
-refused_calls() {
-    names=$(refused_names "$EXDIR/tests/test_$(topic_of "$1").c")
-    [ -n "$names" ] || return 0
-    obj=$(grader_of "$1")
-    nm -u "${obj%.grader}.o" | awk -v names="$names" '
-        BEGIN { n = split(names, r, " "); for (i = 1; i <= n; i++) refused[r[i]] = 1 }
-        $NF in refused { printf "%s ", $NF }'
-}
-
 # grader, log -> runs it under grade-run, its messages into log; sets
-# $result, the counts that it wrote into a file that only it was told of
-# (empty when it never got that far), and $status, grade-run's. Without
-# malloc's per-thread cache, a freed block counts as free at once in the
-# heap that the leak checks measure.
+# $result, grade-run's own account of it (its fd 3, which the grader never
+# has; empty when grade-run itself could not run), and $status, the
+# grader's. Without malloc's per-thread cache, a freed block counts as free
+# at once in the heap that the leak checks measure.
 run_grader() {
-    dir=$(mktemp -d "$SCRATCH/run.XXXXXX") || die "cannot make a temporary folder"
-    GRADE_RESULT=$dir/result OPENBLAS_NUM_THREADS=1 GLIBC_TUNABLES=glibc.malloc.tcache_count=0 \
-        "$RUNNER" "$GRADER_SECONDS" "$MEMORY_MB" "$1" --jobs 2 </dev/null >"$2" 2>&1
+    OPENBLAS_NUM_THREADS=1 GLIBC_TUNABLES=glibc.malloc.tcache_count=0 \
+        "$RUNNER" "$GRADER_SECONDS" "$MEMORY_MB" "$(tests_of "$1")" "$1" --jobs 2 \
+        </dev/null >"$2" 2>&1 3>"$2.result"
     status=$?
-    result=$(cat "$dir/result" 2>/dev/null)
-    rm -rf "$dir"
+    result=""
+    read -r result <"$2.result"
+    rm -f "$2.result"
 }
 
-# "tests=7 passed=5 ..." FIELD -> value
-field() { printf '%s\n' "$1" | tr ' ' '\n' | sed -n "s/^$2=//p"; }
+# grader -> how many graded tests its source holds
+tests_of() { grep -c '^GRADE(' "$EXDIR/tests/test_$(topic_of "$1").c"; }
 
-# $result, $status -> "PASS ..." or "FAIL ..."
+# $result, "verdict=PASS tests=7 passed=5 ..." -> $verdict_word $t $p $c $o
+fields() {
+    verdict_word="" t=0 p=0 c=0 o=0
+    for kv in $result; do
+        case $kv in
+        verdict=*) verdict_word=${kv#*=} ;;
+        tests=*) t=${kv#*=} ;;
+        passed=*) p=${kv#*=} ;;
+        crashed=*) c=${kv#*=} ;;
+        timed_out=*) o=${kv#*=} ;;
+        esac
+    done
+}
+
+# $result, $status -> "PASS ..." or "FAIL ..."; a pass is grade-run's
 verdict() {
-    if [ -z "$result" ] && [ "$status" -eq 124 ]; then
-        echo "FAIL  stopped after $GRADER_SECONDS s: a loop or a constructor that never returns?"
-        return
-    fi
     if [ -z "$result" ]; then
-        echo "FAIL  the grader ended before its report (status $status)"
+        echo "FAIL  grade-run could not run the grader (status $status)"
         return
     fi
-    t=$(field "$result" tests) p=$(field "$result" passed)
-    c=$(field "$result" crashed) o=$(field "$result" timed_out)
-    extra=""
-    [ "$c" -gt 0 ] && extra="$extra, $c crashed"
-    [ "$o" -gt 0 ] && extra="$extra, $o timed out"
-    if [ "$t" -gt 0 ] && [ "$p" -eq "$t" ]; then
+    fields
+    if [ "$verdict_word" = PASS ]; then
         echo "PASS  $p/$t tests"
+    elif [ "$status" -eq 124 ] && [ "$t" -eq 0 ]; then
+        echo "FAIL  stopped after $GRADER_SECONDS s: a loop or a constructor that never returns?"
+    elif [ "$t" -eq 0 ]; then
+        echo "FAIL  the grader ended before its report (status $status)"
     else
+        extra=""
+        [ "$c" -gt 0 ] && extra="$extra, $c crashed"
+        [ "$o" -gt 0 ] && extra="$extra, $o timed out"
+        [ "$p" -eq "$t" ] && extra="$extra, but the pass was not the tests' own"
         echo "FAIL  $p/$t tests pass$extra"
     fi
+}
+
+# grader source -> the library helpers its contract lets the student call,
+# from its line " * Allowed calls: ..."
+allowed_names() { contract_line "Allowed calls" "$1"; }
+
+# a graded file -> its object without sanitizers (make builds it under SAN=1)
+plain_object_of() {
+    case $1 in
+    "$OUT"/*) inner=${1#"$OUT"/} && echo "$BUILD/${inner%.c}.o" ;;
+    *) echo "$BUILD/${1%.c}.o" ;;
+    esac
+}
+
+# graded file, log -> 0 when it may run; else sets $v, the verdict, and
+# writes why not into log: a refused call (the grader's line " * Refused
+# calls: ..."), or another break of the symbol policy
+# (scripts/exercise-policy.sh). A committed mutant named runtime_* skips
+# both: it proves the checks at run time behind them.
+admitted() {
+    case $1 in "$EXDIR"/mutants/*/runtime_*) return 0 ;; esac
+    topic=$(topic_of "$1") obj=$(plain_object_of "$1")
+    tests=$EXDIR/tests/test_$topic.c
+    # the policy reads the object without sanitizers (theirs adds constructors)
+    if [ -n "$SAN" ]; then
+        san=$SAN SAN=""
+        build "$obj" >/dev/null
+        SAN=$san
+    fi
+    # shellcheck disable=SC2046
+    POLICY_REFUSED=$(refused_names "$tests") scripts/exercise-policy.sh "$obj" "${topic%%_*}_" \
+        $(allowed_names "$tests") >"$2"
+    case $? in
+    0) return 0 ;;
+    3) v="FAIL  $(sed -n '1s/.* \(calls [^:]*\):.*/\1/p' "$2"): write it yourself" ;;
+    *) v="FAIL  refused before running: $(sed -n '1s/.*refused: //p' "$2" | cut -c1-60)..." ;;
+    esac
+    return 1
 }
 
 # graded file, log -> sets $v, the verdict, and writes the grader's
 # messages (or why it did not run) into log; the grader must be built
 grade_one() {
-    refused=$(refused_calls "$1")
-    if [ -n "$refused" ]; then
-        echo "  -> $1 calls ${refused% }: the library's own version of what this exercise" \
-            "asks you to write (the contract lists them). Replace that call with your code." >"$2"
-        v="FAIL  calls ${refused% }: write it yourself"
-        return
-    fi
+    admitted "$1" "$2" || return 0
     run_grader "$(grader_of "$1")" "$2"
     v=$(verdict)
 }
@@ -427,6 +507,37 @@ in_step() {
     cmp -s "$2" "$1" || { git show HEAD:"$1" >"$3" 2>/dev/null && cmp -s "$2" "$3"; }
 }
 
+# grader source -> complaints unless its "Refused calls" hold every direct
+# equivalent of its reference (the first name) that the library's call
+# graph shows, and its "Allowed calls" none of them
+check_equivalents() {
+    refused=" $(refused_names "$1") " allowed=" $(allowed_names "$1") "
+    reference=${refused# } && reference=${reference%% *}
+    for name in $(scripts/exercise-equivalents.sh "$reference"); do
+        case $refused in *" $name "*) ;; *)
+            complain "$1: the library's $name does the work of $reference (the call graph" \
+                "says so: scripts/exercise-equivalents.sh $reference); add it to its Refused calls" \
+                "and to the contract" ;;
+        esac
+        case $allowed in *" $name "*)
+            complain "$1: allows $name, which does the work of $reference" ;;
+        esac
+    done
+}
+
+# the call-graph walk's control: a library function added that wraps a
+# reference must be found, or the walk proves nothing
+equivalents_control() {
+    mkdir -p "$SCRATCH/control"
+    printf '%s\n' '#include "softmax.h"' '' \
+        'int control_softmax(gsl_vector *s)' '{' '    return softmax_vector(s, 1.0);' '}' \
+        >"$SCRATCH/control/control.c"
+    LIB_SOURCES="lib $SCRATCH/control" scripts/exercise-equivalents.sh softmax_vector |
+        grep -qx control_softmax ||
+        complain "scripts/exercise-equivalents.sh misses control_softmax, a new wrapper of" \
+            "softmax_vector: the Refused calls lists cannot be kept true"
+}
+
 # each exercise has its grader, hints and stub; each stub is what the
 # generator makes of its solution, as committed (a student's edits to
 # the working file do not count); each refused call is named in the contract
@@ -443,9 +554,15 @@ check_sources() {
             grep -q "$name" "$sol" ||
                 complain "$sol: its contract does not name $name, a refused call"
         done
+        for name in $(allowed_names "$tests"); do
+            grep -q "$name" "$sol" ||
+                complain "$sol: its contract does not name $name, an allowed call"
+        done
+        check_equivalents "$tests"
         [ "$(mutants_of "$(basename "$sol" .c)" | wc -l)" -ge 3 ] ||
             complain "$sol has fewer than 3 mutants in $EXDIR/mutants/$(basename "$sol" .c)/"
     done
+    equivalents_control
     for stub in $(stubs_of); do
         [ -f "$EXDIR/solutions/$(basename "$stub")" ] || complain "$stub has no solution"
     done
@@ -459,9 +576,10 @@ check_sources() {
 # line "/* Mutant: what it gets wrong. Expect: text */"
 expected_of() { sed -n '1s/^\/\* Mutant: .*Expect: \(.*\) \*\/$/\1/p' "$1"; }
 
-# n, file, "pass" or "fail" -> sets $verdict, that of graded file number
-# n; one complaint unless it is as wanted, and a mutant's messages hold
-# the text its first line expects
+# n, file, "pass" or "fail", the fresh stub's n -> sets $verdict, that of
+# graded file number n; one complaint unless it is as wanted, and a
+# mutant's messages hold the text its first line expects, which the fresh
+# stub's do not
 judge() {
     verdict=$(cat "$work/$1.verdict" 2>/dev/null)
     case $3:$verdict in
@@ -475,6 +593,9 @@ judge() {
     elif ! grep -qF -- "$expect" "$work/$1.log"; then
         complain "$2 fails, but its grader never says '$expect'; it said:"
         grep -m 4 'Hint\|->\|expected' "$work/$1.log" | sed 's/^/      /'
+    elif grep -qF -- "$expect" "$work/$4.log"; then
+        complain "$2: a fresh stub's log says '$expect' too: it proves that the test" \
+            "failed, not that it failed for this mistake; expect a text of its own"
     fi
 }
 
@@ -487,7 +608,7 @@ prove_row() {
     stub_v=${verdict%%  *} n=$(($2 + 2)) names=""
     for mutant in $(mutants_of "$1"); do
         n=$((n + 1))
-        judge $n "$mutant" fail
+        judge $n "$mutant" fail $(($2 + 2))
         names="$names $(basename "$mutant" .c)"
     done
     printf '  %-4s %-24s solution %-4s stub %-4s %2d mutants:%s\n' "$(id_of "$1.c")" "$1" \
@@ -536,5 +657,6 @@ solutions) cmd_solutions ;;
 stubs) cmd_stubs ;;
 check) cmd_check ;;
 one) cmd_one "$@" ;;
+tests-of) cmd_tests_of "$@" ;;
 *) die "unknown command '$what'" ;;
 esac

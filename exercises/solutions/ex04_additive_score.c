@@ -17,7 +17,9 @@
  *   - W1 and W2 may be views whose rows lie further apart than their width
  *     (a tda), v, x_i and x_L views with a stride.
  * Write it yourself: the grade refuses calls to attn_additive_score and
- * score_additive.
+ * score_additive; and to every library function that does the same work (found
+ * by walking the library's call graph: each calls one of them, or is one of
+ * them wrapped): dw_coefficients, dw_weights.
  * Grade: make exercise4   Hints: make hint 4 (then LEVEL=2, LEVEL=3) */
 #include <math.h>
 

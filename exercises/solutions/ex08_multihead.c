@@ -20,7 +20,11 @@
  * Use the library: mat_product / mat_mul for the projections and W_o,
  * heads_const_columns / heads_columns for head j's column block (views, no
  * copies), attn_matrix_form for each head.
- * Write it yourself: the grade refuses calls to mha_forward and block_forward.
+ * Write it yourself: the grade refuses calls to mha_forward and block_forward;
+ * and to every library function that does the same work (found by walking the
+ * library's call graph: each calls one of them, or is one of them wrapped):
+ * ablated_forward, gpt_forward, gpt_gradcheck, gpt_probe_run,
+ * learn_recall_attention.
  * Grade: make exercise8   Hints: make hint 8 (then LEVEL=2, LEVEL=3) */
 #include <math.h>
 

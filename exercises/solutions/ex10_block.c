@@ -19,7 +19,10 @@
  * allocate (mha_trace_new, mlp_trace_new: the library's forward passes
  * allocate nothing), layernorm_forward (NULL for the statistics you do not
  * need) and gsl_matrix_add for the skips.
- * Write it yourself: the grade refuses calls to block_forward.
+ * Write it yourself: the grade refuses calls to block_forward; and to every
+ * library function that does the same work (found by walking the library's call
+ * graph: each calls one of them, or is one of them wrapped): ablated_forward,
+ * gpt_forward, gpt_gradcheck, gpt_probe_run.
  * Grade: make exercise10   Hints: make hint 10 (then LEVEL=2, LEVEL=3) */
 #include "exercises.h"
 

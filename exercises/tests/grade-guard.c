@@ -1,7 +1,8 @@
 /* The guards around every graded test (grade.h): a test passes only when it
  * reached its last line; early exits, crashes and GSL errors in student code
  * fail it with a message that names them and, where the debug information
- * tells, the student's line; the scoreboard's counts go to a result file.
+ * tells, the student's line; each test's last line, and the counts, go to
+ * grade-run with this run's key (grade-run.c, grade-key.h).
  *
  * Two kinds of process run this code. The runner (Criterion's main) starts
  * one worker process per test and calls the ReportHooks below; each worker
@@ -25,6 +26,7 @@
 #include <criterion/hooks.h>
 #include <gsl/gsl_errno.h>
 
+#include "grade-key.h"
 #include "grade.h"
 
 enum { FRAMES = 48, WHERE = 512, LISTING = 8192 };
@@ -277,12 +279,6 @@ void grade_setup(void)
         catch_crashes();
 }
 
-void grade_end(void)
-{
-    fflush(NULL);
-    _exit(GRADE_REACHED_END);
-}
-
 void grade_teardown(void)
 {
     after_failed_check = 1;
@@ -326,7 +322,8 @@ static const char *early_exit_cause(int status)
     return "its process ended early: _exit() or _Exit() in your code? Return a status instead";
 }
 
-ReportHook(POST_TEST)(struct criterion_test_stats *stats)
+/* a test's stats -> in words, a timeout or an end before its last line */
+static void report_end(const struct criterion_test_stats *stats)
 {
     if (stats->timed_out) {
         timed_out++;
@@ -340,33 +337,92 @@ ReportHook(POST_TEST)(struct criterion_test_stats *stats)
     fflush(stdout);
 }
 
-/* ---------------------------------------------------- the result file */
+/* ------------------------------------------------ the answer to grade-run */
 
-static char result_path[4096];
+/* The runner's copy of this run's key (grade-key.h): read once at load,
+ * before any test's process exists; the student's code never runs in the
+ * runner (scripts/exercise-policy.sh refuses constructors and hooks). */
+static char runner_key[GRADE_KEY_LEN + 1];
 
-/* At load, before the constructors of the student's file (priority 101
- * runs first): takes the result file's name out of the environment, so that
- * neither the student's code nor the test processes started later see it. */
-__attribute__((constructor(101))) static void take_result_path(void)
+/* -> 1 when grade-run started this grader (descriptors 3 and 4 are its) */
+static int keyed(void)
 {
-    char *path = getenv("GRADE_RESULT");
-    if (!path)
-        return;
-    snprintf(result_path, sizeof result_path, "%s", path);
-    memset(path, 0, strlen(path)); /* also out of /proc/self/environ */
-    unsetenv("GRADE_RESULT");
+    return getenv("GRADE_KEYED") != NULL;
 }
 
-/* After all tests: the counts, into the file that scripts/exercise.sh named. */
+/* A test's process (boxfort-worker) starts with descriptors 0-2 only: at
+ * its last line it reaches the runner's pipes through /proc/PPID/fd, a
+ * path that student code cannot open (open and fopen are refused). */
+
+/* which (GRADE_KEY_FD, GRADE_ENDS_FD), flags -> a descriptor of the runner's
+ * pipe: its own in the runner, a fresh one in a test's process */
+static int runner_fd(int which, int flags, int in_runner)
+{
+    char path[64];
+    if (in_runner)
+        return which;
+    snprintf(path, sizeof path, "/proc/%d/fd/%d", (int)getppid(), which);
+    return open(path, flags | O_CLOEXEC);
+}
+
+/* key <- the next line of the key pipe; 0 when there is none */
+static int read_key(char *key, int in_runner)
+{
+    char line[GRADE_KEY_LEN + 1];
+    int fd = keyed() ? runner_fd(GRADE_KEY_FD, O_RDONLY, in_runner) : -1;
+    ssize_t got = fd < 0 ? -1 : read(fd, line, sizeof line);
+    if (fd >= 0 && !in_runner)
+        close(fd);
+    if (got != (ssize_t)sizeof line)
+        return 0;
+    memcpy(key, line, GRADE_KEY_LEN);
+    key[GRADE_KEY_LEN] = '\0';
+    return 1;
+}
+
+/* what, key, test -> one line "what key suite/test" to grade-run */
+static void answer(const char *what, const char *key, const struct criterion_test *test,
+                   int in_runner)
+{
+    int fd = keyed() && key[0] ? runner_fd(GRADE_ENDS_FD, O_WRONLY, in_runner) : -1;
+    if (fd < 0)
+        return;
+    dprintf(fd, "%s %s %s/%s\n", what, key, test->category, test->name);
+    if (!in_runner)
+        close(fd);
+}
+
+/* At load of the runner (a test's process, "boxfort-worker", waits for
+ * its last line): this run's key. */
+__attribute__((constructor(101))) static void take_key(int argc, char **argv)
+{
+    if (argc > 0 && strcmp(argv[0], "boxfort-worker") != 0)
+        read_key(runner_key, 1);
+}
+
+void grade_end(void)
+{
+    char key[GRADE_KEY_LEN + 1] = "";
+    fflush(NULL);
+    if (read_key(key, 0))
+        answer("end", key, criterion_current_test, 0);
+    _exit(GRADE_REACHED_END);
+}
+
+/* After each test, in the runner: the tests Criterion counts as passed. */
+ReportHook(POST_TEST)(struct criterion_test_stats *stats)
+{
+    report_end(stats);
+    if (stats->test_status == CR_STATUS_PASSED)
+        answer("pass", runner_key, stats->test, 1);
+}
+
+/* After all tests: the counts, to grade-run, which checks them against
+ * the tests' own last lines. */
 ReportHook(POST_ALL)(struct criterion_global_stats *stats)
 {
-    if (!result_path[0])
-        return;
-    FILE *f = fopen(result_path, "w");
-    if (!f)
-        return;
     size_t tests = stats->nb_tests - stats->tests_skipped, passed = stats->tests_passed;
-    fprintf(f, "tests=%zu passed=%zu failed=%zu crashed=%zu timed_out=%zu\n", tests, passed,
-            tests - passed - crashed - timed_out, crashed, timed_out);
-    fclose(f);
+    if (keyed() && runner_key[0])
+        dprintf(GRADE_ENDS_FD, "report %s tests=%zu passed=%zu crashed=%zu timed_out=%zu\n",
+                runner_key, tests, passed, crashed, timed_out);
 }

@@ -47,13 +47,37 @@ static gsl_block *canary_block(size_t n)
     return b;
 }
 
+/* Every block under a view made here, kept for the whole test (each test
+ * is a process of its own) so that its canaries can be checked after every
+ * comparison and at the test's end: inputs too, whose padding the student's
+ * code only sees through a const view. */
+enum { GUARDED_MAX = 4096 };
+typedef struct {
+    const gsl_block *block;
+    size_t step, used, end; /* the view: `used` slots of every `step`, up to slot `end` */
+} guarded;
+static guarded views[GUARDED_MAX];
+static size_t n_views;
+
+/* block, the view's geometry -> 1 when kept in views (the view then must
+ * not own it: freeing the view leaves the block for the checks) */
+static int guard(const gsl_block *b, size_t step, size_t used, size_t end)
+{
+    if (n_views == GUARDED_MAX)
+        return 0;
+    views[n_views++] = (guarded){b, step, used, end};
+    return 1;
+}
+
 gsl_vector *grade_strided(const gsl_vector *v)
 {
     size_t n = v->size;
     gsl_vector *s = malloc(sizeof *s);
     cr_assert(s != NULL, "grader: out of memory");
     gsl_block *b = canary_block((n + 1) * GRADE_STRIDE);
-    *s = (gsl_vector){.size = n, .stride = GRADE_STRIDE, .data = b->data, .block = b, .owner = 1};
+    int kept = guard(b, GRADE_STRIDE, 1, n * GRADE_STRIDE);
+    *s = (gsl_vector){
+        .size = n, .stride = GRADE_STRIDE, .data = b->data, .block = b, .owner = !kept};
     gsl_vector_memcpy(s, v);
     return s;
 }
@@ -64,8 +88,9 @@ gsl_matrix *grade_padded(const gsl_matrix *m)
     gsl_matrix *p = malloc(sizeof *p);
     cr_assert(p != NULL, "grader: out of memory");
     gsl_block *b = canary_block(rows * tda + GRADE_PAD);
+    int kept = guard(b, tda, cols, rows * tda);
     *p = (gsl_matrix){
-        .size1 = rows, .size2 = cols, .tda = tda, .data = b->data, .block = b, .owner = 1};
+        .size1 = rows, .size2 = cols, .tda = tda, .data = b->data, .block = b, .owner = !kept};
     gsl_matrix_memcpy(p, m);
     return p;
 }
@@ -140,6 +165,27 @@ int grade_padding_ok(char *msg, size_t size, const char *what, const gsl_matrix 
              what, k, k >= m->size1 * m->tda ? "past its last row" : "beyond the end of a row",
              m->block->data[k], m->tda, m->size2);
     return 0;
+}
+
+int grade_views_ok(char *msg, size_t size, const char *what)
+{
+    for (size_t i = 0; i < n_views; i++) {
+        const guarded *g = &views[i];
+        size_t k = first_dead_canary(g->block, g->step, g->used, g->end);
+        if (k == g->block->size)
+            continue;
+        snprintf(msg, size,
+                 "%s: your code wrote into the padding of a view it was given (an input, or an "
+                 "output outside its entries): slot %zu of the memory under view %zu of this "
+                 "test, %s, now holds %g.\nHint: only the entries of a view are yours; what "
+                 "lies between its rows or past them (in a multi-head view, the next head's "
+                 "columns) belongs to someone else; write only into outputs, within size1 x "
+                 "size2",
+                 what, k, i + 1, k >= g->end ? "past its last entry" : "between two rows or entries",
+                 g->block->data[k]);
+        return 0;
+    }
+    return 1;
 }
 
 /* appends m to buf as rows of numbers */
@@ -223,9 +269,22 @@ static const char *recognise(const gsl_matrix *got, double tol, const grade_mist
     return NULL;
 }
 
+/* got, want -> 1 when they agree (as grade_matrix_ok says) */
+static int matrix_agrees(char *msg, size_t size, const char *what, const gsl_matrix *got,
+                         const gsl_matrix *want, double tol, const char *hint,
+                         const grade_mistake *known, size_t n);
+
 int grade_matrix_ok(char *msg, size_t size, const char *what, const gsl_matrix *got,
                     const gsl_matrix *want, double tol, const char *hint,
                     const grade_mistake *known, size_t n)
+{
+    return matrix_agrees(msg, size, what, got, want, tol, hint, known, n) &&
+           grade_views_ok(msg, size, what);
+}
+
+static int matrix_agrees(char *msg, size_t size, const char *what, const gsl_matrix *got,
+                         const gsl_matrix *want, double tol, const char *hint,
+                         const grade_mistake *known, size_t n)
 {
     if (got->size1 != want->size1 || got->size2 != want->size2) {
         snprintf(msg, size, "%s: expected shape (%zu, %zu), got (%zu, %zu)\nHint: %s", what,

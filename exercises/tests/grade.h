@@ -9,11 +9,17 @@
  *     or a crash in student code fail it, with a message that says which;
  *   - a GSL error (an index out of range, lengths that differ) fails the test
  *     with GSL's reason, the GSL function and the student's line;
- *   - the counts for the scoreboard go to a file whose name only
- *     scripts/exercise.sh and this grader know, never to the output, so
- *     printing a summary line fools nothing;
- *   - inputs come as views (a stride, rows further apart than their width),
- *     surrounded by canaries that must be intact after the call;
+ *   - a pass is grade-run's, not the grader's: a key drawn at run time
+ *     reaches the grader through a pipe, each test's last line answers with
+ *     it, and grade-run counts those answers itself (grade-key.h); an exit
+ *     with the status below, or a rewritten count, is not a pass;
+ *   - before it runs, the student's object file must keep to the symbol
+ *     policy (scripts/exercise-policy.sh): its own functions only, no
+ *     constructor or hook, calls only into GSL, libm, malloc/free and the
+ *     helpers that the grader's line " * Allowed calls: ..." names;
+ *   - inputs and outputs come as views (a stride, rows further apart than
+ *     their width), surrounded by canaries that must be intact after every
+ *     comparison and at the test's end;
  *   - a student's file that calls a function on its grader's line
  *     " * Refused calls: ..." fails without running. */
 #ifndef GRADE_H
@@ -31,27 +37,32 @@
 #define GRADE_TIMEOUT 3.0
 
 /* Exit statuses of a test's process: the first when the test reached its
- * last line, the others when student code ended the process before that. */
+ * last line (public, so not enough for a pass: grade-run also wants the
+ * test's answer with its key), the others when student code ended the
+ * process before that. */
 enum { GRADE_REACHED_END = 86, GRADE_CALLED_EXIT = 70, GRADE_CALLED_QUICK_EXIT = 71 };
 
 /* before every graded test: turns exit(), quick_exit() and GSL errors into
  * failures that say so, and a crash into a message with the student's line */
 void grade_setup(void);
 
-/* the last line of every graded test: ends its process with GRADE_REACHED_END */
+/* the last line of every graded test: answers grade-run "end KEY test" with
+ * this run's key (grade-key.h), then ends its process with GRADE_REACHED_END */
 void grade_end(void);
 
 /* after a failed check, which skips grade_end(): Criterion ends the process */
 void grade_teardown(void);
 
 /* A graded test: its own process and time limit; it passes only when its
- * body returned and grade_end() ran (Criterion checks the exit status). */
+ * body returned, every view's canaries held and grade_end() ran (Criterion
+ * checks the exit status, grade-run the answer). */
 #define GRADE(suite, name)                                                                         \
     static void grade_body_##suite##_##name(void);                                                 \
     Test(suite, name, .timeout = GRADE_TIMEOUT, .exit_code = GRADE_REACHED_END,                    \
          .init = grade_setup, .fini = grade_teardown)                                              \
     {                                                                                              \
         grade_body_##suite##_##name();                                                             \
+        grade_views("at the end of the test");                                                     \
         grade_end();                                                                               \
     }                                                                                              \
     static void grade_body_##suite##_##name(void)
@@ -98,6 +109,11 @@ void grade_repad(gsl_matrix **m);
  * block outside the view still holds the canary; else 0 and msg */
 int grade_canaries_ok(char *msg, size_t size, const char *what, const gsl_vector *v);
 int grade_padding_ok(char *msg, size_t size, const char *what, const gsl_matrix *m);
+
+/* -> 1 when every view made by the functions above (inputs and outputs,
+ * freed or not) still has all its canaries; else 0 and msg. Every
+ * comparison below checks it after agreeing, and every test at its end. */
+int grade_views_ok(char *msg, size_t size, const char *what);
 
 /* ------------------------------------------------------------- comparisons */
 
@@ -153,6 +169,7 @@ int grade_status_ok(char *msg, size_t size, const char *what, int got, int want,
     } while (0)
 #define grade_canaries(what, v) GRADE_CHECK(grade_canaries_ok(grade_msg_, GRADE_MSG, what, v))
 #define grade_padding(what, m) GRADE_CHECK(grade_padding_ok(grade_msg_, GRADE_MSG, what, m))
+#define grade_views(what) GRADE_CHECK(grade_views_ok(grade_msg_, GRADE_MSG, what))
 
 /* an input after the call must equal its copy from before, to the bit */
 #define GRADE_HINT_CONST "your function changed an input it must only read (const): work on a copy"

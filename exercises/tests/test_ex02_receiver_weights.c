@@ -1,7 +1,8 @@
 /* Grader for exercise 2: the symmetry-breaking generator, against dw_weights
  * with DW_SOURCE_AND_RECEIVER. S, R, W and the score's weights are views
  * with a tda (or a stride).
- * Refused calls: dw_weights */
+ * Refused calls: dw_weights
+ * Allowed calls: attn_additive_score */
 #include "exercises.h"
 #include "grade.h"
 

@@ -28,6 +28,19 @@ static void free_bank(gsl_matrix **V, size_t H)
     free(V);
 }
 
+/* coef: (1, H), V: H matrices (rows, cols) -> the mixture without V[0] */
+static gsl_matrix *skip_first(const gsl_matrix *coef, gsl_matrix *const *V, size_t rows,
+                              size_t cols)
+{
+    gsl_matrix *m = grade_nan(rows, cols), *c = mat_clone(coef);
+    cr_assert(c != NULL, "grader: out of memory");
+    gsl_matrix_set(c, 0, 0, 0.0);
+    gsl_vector_view row = gsl_matrix_row(c, 0);
+    cr_assert_eq(dw_mixture(&row.vector, V, m), INVENT_OK);
+    gsl_matrix_free(c);
+    return m;
+}
+
 /* the student's mixture and the library's for H random (rows, cols)
  * matrices; c and the V_j must come back unchanged */
 static void compare(size_t H, size_t rows, size_t cols, double sigma, unsigned long seed,
@@ -39,10 +52,13 @@ static void compare(size_t H, size_t rows, size_t cols, double sigma, unsigned l
     gsl_vector_view c0 = gsl_matrix_row(coef, 0);
     gsl_vector *c = grade_strided(&c0.vector);
     gsl_matrix *got = grade_nan_padded(rows, cols), *want = grade_nan(rows, cols);
+    gsl_matrix *skipped = skip_first(coef, V, rows, cols);
+    grade_mistake known[] = {{skipped, "the sum leaves out V[0]: let j run from 0 to H - 1"}};
     cr_assert_eq(dw_mixture(&c0.vector, V, want), INVENT_OK);
     grade_status(what, ex03_mixture(c, V, got), INVENT_OK, "return INVENT_OK when the shapes fit");
     grade_padding(what, got);
-    grade_matrix(what, got, want, 1e-12, HINT);
+    grade_matrix_why(what, got, want, 1e-12, HINT, known, 1);
+    gsl_matrix_free(skipped);
     grade_unchanged_vector("c after the call", c, &c0.vector);
     grade_unchanged("the last V_j after the call", V[H - 1], V0);
     free_bank(V, H);
@@ -96,6 +112,27 @@ GRADE(ex03, one_hot_matrices_give_the_diagonal)
     for (size_t k = 0; k < d; k++)
         gsl_matrix_free(E[k]);
     gsl_vector_free(c), gsl_matrix_free(got), gsl_matrix_free(want);
+}
+
+GRADE(ex03, what_M_held_is_replaced)
+{
+    gsl_rng *r = grade_rng(38);
+    gsl_matrix *coef = grade_gaussian(1, 3, 1.0, r), **V = random_bank(3, 3, 3, r);
+    gsl_vector_view c = gsl_matrix_row(coef, 0);
+    gsl_matrix *got = grade_nan(3, 3), *want = grade_nan(3, 3), *onto = grade_nan(3, 3);
+    gsl_matrix_set_all(got, 7.0);
+    grade_repad(&got);
+    cr_assert_eq(dw_mixture(&c.vector, V, want), INVENT_OK);
+    gsl_matrix_memcpy(onto, want);
+    gsl_matrix_add_constant(onto, 7.0);
+    grade_mistake known[] = {{onto, "you added the mixture onto what M held (7 everywhere "
+                                    "here): clear M first, M is an output"}};
+    grade_status("M holding 7 before the call", ex03_mixture(&c.vector, V, got), INVENT_OK,
+                 "return INVENT_OK when the shapes fit");
+    grade_matrix_why("M holding 7 before the call", got, want, 1e-12, HINT, known, 1);
+    free_bank(V, 3);
+    gsl_matrix_free(coef), gsl_matrix_free(got), gsl_matrix_free(want), gsl_matrix_free(onto);
+    gsl_rng_free(r);
 }
 
 GRADE(ex03, wrong_shape_is_refused)

@@ -1,6 +1,6 @@
 /* Grader for exercise 4: the additive tanh score, against attn_additive_score.
  * W1 and W2 are views with a tda; v, x_i and x_L views with a stride.
- * Refused calls: attn_additive_score score_additive */
+ * Refused calls: attn_additive_score score_additive dw_coefficients dw_weights */
 #include "exercises.h"
 #include "grade.h"
 
@@ -122,6 +122,10 @@ GRADE(ex04, wrong_shapes_are_refused)
                  ex04_additive_score(W_narrow, W, v, x, x, &score), INVENT_ESHAPE, hint);
     grade_status("x_L of size 2, x_i of size 3", ex04_additive_score(W, W, v, x, x2, &score),
                  INVENT_ESHAPE, hint);
+    grade_status("W1 (2, 3) with x_i of size 3, W2 (2, 2) with x_L of size 2",
+                 ex04_additive_score(W, W_narrow, v, x, x2, &score), INVENT_ESHAPE,
+                 "each product fits, but the score has one width d: W1, W2 both (h, d) and "
+                 "x_i, x_L both (d); check that x_i and x_L have the same size");
     cr_assert(score == 42.0,
               "*score changed to %g on a refused call.\nHint: write *score only "
               "after every check has passed",

@@ -1,7 +1,10 @@
 /* Grader for exercise 5: one step of a key cache, against bilinear_scores
  * (every score recomputed from scratch) and bilinear_key. A and the cache's
  * keys are views with a tda; x and s views with a stride.
- * Refused calls: bilinear_scores bilinear_score */
+ * Refused calls: bilinear_scores bilinear_score
+ * Allowed calls: bilinear_key kvcache_scores */
+#include <math.h>
+
 #include <gsl/gsl_blas.h>
 
 #include "exercises.h"
@@ -12,6 +15,7 @@ static kvcache *padded_cache(size_t capacity, size_t width)
 {
     kvcache *c = kvcache_new(capacity, width);
     cr_assert(c != NULL, "grader: out of memory");
+    gsl_matrix_set_all(c->keys, NAN); /* a row never written shows as NaN */
     grade_repad(&c->keys);
     return c;
 }
@@ -48,13 +52,13 @@ static void compare(size_t T, size_t d, double sigma, unsigned long seed)
         gsl_vector *x = grade_strided(&x0.vector), *s = grade_nan_strided(t + 1);
         grade_status("a step on a cache with room", ex05_cache_step(c, A, x, s), INVENT_OK,
                      "return INVENT_OK when there is room and the shapes fit");
+        grade_canaries("scores of token t", s);
+        grade_padding("the cache's keys", c->keys);
+        check_key(c, t, A0, &x0.vector);
         cr_assert(c->len == t + 1,
                   "after %zu steps the cache holds %zu keys.\nHint: add one "
                   "to c->len after storing the key",
                   t + 1, c->len);
-        grade_canaries("scores of token t", s);
-        grade_padding("the cache's keys", c->keys);
-        check_key(c, t, A0, &x0.vector);
         gsl_vector_const_view want = gsl_matrix_const_subrow(S, t, 0, t + 1);
         grade_vector("scores of token t against keys 0..t", s, &want.vector, 1e-12,
                      "s_i = x . key_i for every cached key, the new one included "

@@ -3,7 +3,8 @@
  * flip), so the grader compares the products W_q^T W_k, and, for the even
  * split, W_q W_q^T and W_k W_k^T (both diag(s_1..s_r)). A, W_q and W_k are
  * views with a tda.
- * Refused calls: factor_svd */
+ * Refused calls: factor_svd
+ * Allowed calls: linalg_svd */
 #include <math.h>
 
 #include "exercises.h"

@@ -1,6 +1,8 @@
 /* Grader for exercise 7a: a stable, masked softmax, against softmax_vector.
  * The student's vector is always a view with a stride, canaries around it.
- * Refused calls: softmax_vector softmax_rows attn_weights attn_matrix_form attn_sum_form */
+ * Refused calls: softmax_vector softmax_rows attn_weights attn_matrix_form attn_sum_form
+ *   ablated_forward additive_weights attn_forward block_forward gpt_forward gpt_gradcheck
+ *   gpt_probe_run learn_recall_attention mha_forward */
 #include <math.h>
 
 #include "exercises.h"
@@ -8,6 +10,30 @@
 
 static const char *HINT_STABLE = "subtract the largest score before exp: "
                                  "w_i = exp((s_i - max) / tau) / sum_j exp((s_j - max) / tau)";
+
+/* scores, n, tau, got -> fails the test when got holds a NaN, or sums to
+ * 0, where softmax_vector gave finite weights, naming where that comes from */
+static void no_nan(const double *scores, size_t n, double tau, const char *what,
+                   const gsl_vector *got)
+{
+    double top = -INFINITY, sum = 0.0;
+    int nan = 0;
+    for (size_t i = 0; i < n; i++)
+        top = fmax(top, scores[i]);
+    for (size_t i = 0; i < got->size; i++) {
+        nan |= isnan(gsl_vector_get(got, i));
+        sum += gsl_vector_get(got, i);
+    }
+    if (top / tau > 700 && (nan || sum == 0.0))
+        cr_assert_fail("%s: the weights are %s.\nHint: exp overflowed to inf for a large score "
+                       "(inf / inf = NaN, or 1 / inf = 0): subtract the largest score before exp",
+                       what, nan ? "NaN" : "all 0");
+    cr_assert(!nan, "%s: a weight is NaN.\nHint: %s", what,
+              top == -INFINITY ? "every score is masked, and -inf - -inf = NaN: when the "
+                                 "largest score is -INFINITY, set every weight to 0"
+                               : "a masked score at tau = +INFINITY gives -inf / inf = NaN: "
+                                 "give a masked score the weight 0 directly");
+}
 
 /* the student's softmax on a strided copy of the scores and softmax_vector
  * on a plain one: the same status, the same weights, no write outside */
@@ -19,6 +45,8 @@ static void compare(const double *scores, size_t n, double tau, const char *what
     int want_status = softmax_vector(want, tau);
     grade_status(what, ex07a_softmax(got, tau), want_status, hint);
     grade_canaries(what, got);
+    if (want_status == INVENT_OK)
+        no_nan(scores, n, tau, what, got);
     grade_vector(what, got, want, 1e-12, hint);
     gsl_vector_free(got), gsl_vector_free(want);
 }

@@ -1,7 +1,8 @@
 /* Grader for exercise 9: the MLP read as a memory, against mlp_memory_read
  * and mlp_forward (the same MLP as two matrix products, claim M1). W1 and W2
  * are views with a tda; b1, b2, x and y views with a stride.
- * Refused calls: mlp_memory_read mlp_forward block_forward */
+ * Refused calls: mlp_memory_read mlp_forward block_forward
+ * Allowed calls: mlp_activate */
 #include "exercises.h"
 #include "grade.h"
 

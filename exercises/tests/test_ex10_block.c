@@ -1,6 +1,7 @@
 /* Grader for exercise 10: one Transformer block, against block_forward.
  * X and Y are views with a tda.
- * Refused calls: block_forward */
+ * Refused calls: block_forward ablated_forward gpt_forward gpt_gradcheck gpt_probe_run
+ * Allowed calls: layernorm_forward mha_forward mlp_forward */
 #include "exercises.h"
 #include "grade.h"
 

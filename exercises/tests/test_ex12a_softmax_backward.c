@@ -1,7 +1,8 @@
 /* Grader for exercise 12a: the softmax backward pass, against
  * softmax_rows_backward and against finite differences of softmax_rows (L1).
  * W, dW and dS are views with a tda.
- * Refused calls: softmax_rows_backward attn_backward */
+ * Refused calls: softmax_rows_backward attn_backward ablated_backward additive_backward
+ *   block_backward gpt_backward learn_recall_attention mha_backward */
 #include "exercises.h"
 #include "grade.h"
 
@@ -128,8 +129,11 @@ GRADE(ex12a, in_place)
 {
     gsl_rng *r = grade_rng(126);
     gsl_matrix *W = random_weights(3, 4, 1.0, 0, r), *dW = grade_gaussian(3, 4, 1.0, r);
-    gsl_matrix *want = gradient(W, dW);
+    gsl_matrix *want = gradient(W, dW), *apart = grade_nan_padded(3, 4);
     grade_repad(&dW);
+    ex12a_softmax_backward(W, dW, apart);
+    grade_matrix("dS into its own matrix, before the call in place", apart, want, 1e-12, HINT);
+    gsl_matrix_free(apart);
     ex12a_softmax_backward(W, dW, dW);
     grade_padding("dS computed in place (dS = dW)", dW);
     grade_matrix("dS computed in place (dS = dW)", dW, want, 1e-12,

@@ -1,7 +1,7 @@
 /* Grader for exercise 12b: one Adam step, against adam_step, step after step
  * on two copies of the same parameters. The student's parameters, gradients
  * and moments are views with a tda; the gradients must come back unchanged.
- * Refused calls: adam_step */
+ * Refused calls: adam_step adamw_step train_run */
 #include "exercises.h"
 #include "grade.h"
 
@@ -121,13 +121,18 @@ GRADE(ex12b, first_step_moves_by_about_the_rate)
     adam opt;
     cr_assert_eq(adam_init(&opt, &ps, 0.1), INVENT_OK);
     ex12b_adam_step(&opt, &ps);
-    gsl_matrix *want = gsl_matrix_alloc(1, 3);
-    for (size_t j = 0; j < 3; j++) /* -rate * sign(g), up to eps / |g| */
+    gsl_matrix *want = gsl_matrix_alloc(1, 3), *raw = gsl_matrix_alloc(1, 3);
+    for (size_t j = 0; j < 3; j++) { /* -rate * sign(g), up to eps / |g| */
+        double m = (1 - opt.beta1) * g[j], v = (1 - opt.beta2) * g[j] * g[j];
         gsl_matrix_set(want, 0, j, -copysign(0.1 / (1.0 + 1e-8 / fabs(g[j])), g[j]));
-    grade_matrix("parameters after one step from 0 with gradients 1e-6, -3, 1e6", p, want, 1e-9,
-                 "divide m by 1 - beta1^t and v by 1 - beta2^t (t = 1 here): without the "
-                 "correction the first step is far too small");
-    gsl_matrix_free(want);
+        gsl_matrix_set(raw, 0, j, -0.1 * m / (sqrt(v) + opt.eps));
+    }
+    grade_mistake known[] = {{raw, "the step without the bias correction: divide m by "
+                                   "1 - beta1^t and v by 1 - beta2^t (t = 1 here)"}};
+    grade_matrix_why("parameters after one step from 0 with gradients 1e-6, -3, 1e6", p, want,
+                     1e-9, "the first step moves each parameter by about the rate, against "
+                     "the sign of its gradient", known, 1);
+    gsl_matrix_free(want), gsl_matrix_free(raw);
     adam_free(&opt);
     params_free(&ps);
 }

@@ -1,4 +1,4 @@
-/* Mutant: adds the mixture onto whatever M held, without clearing it first. Expect: clear M first */
+/* Mutant: adds the mixture onto whatever M held, without clearing it first. Expect: you added the mixture onto what M held */
 #include <gsl/gsl_blas.h>
 
 #include "exercises.h"

@@ -1,4 +1,4 @@
-/* Mutant: starts the sum at j = 1, leaving V_0 out. Expect: for every j */
+/* Mutant: starts the sum at j = 1, leaving V_0 out. Expect: the sum leaves out V[0] */
 #include <gsl/gsl_blas.h>
 
 #include "exercises.h"

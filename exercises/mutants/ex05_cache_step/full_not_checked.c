@@ -1,4 +1,4 @@
-/* Mutant: never checks for room, so a full cache gets a row past its end. Expect: out of range */
+/* Mutant: never checks for room, so a full cache gets a row past its end. Expect: GSL: row index is out of range in gsl_matrix_row */
 #include "exercises.h"
 
 int ex05_cache_step(kvcache *c, const gsl_matrix *A, const gsl_vector *x, gsl_vector *s)

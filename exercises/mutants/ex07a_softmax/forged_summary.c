@@ -1,4 +1,4 @@
-/* Mutant: the stub's body, and a destructor that prints summaries of a full pass. Expect: wrong value */
+/* Mutant: the stub's body, and a destructor that prints summaries of a full pass. Expect: section .fini_array (forge): a destructor */
 #include <stdio.h>
 
 #include "exercises.h"

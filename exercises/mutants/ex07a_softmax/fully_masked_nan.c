@@ -1,4 +1,4 @@
-/* Mutant: no special case for a row where every score is masked, which gives NaN. Expect: set every weight to 0 */
+/* Mutant: no special case for a row where every score is masked, which gives NaN. Expect: -inf - -inf = NaN */
 #include <math.h>
 
 #include "exercises.h"

@@ -1,4 +1,4 @@
-/* Mutant: exponentiates the scores as they are, which overflows for large ones. Expect: subtract the largest score */
+/* Mutant: exponentiates the scores as they are, which overflows for large ones. Expect: exp overflowed to inf */
 #include <math.h>
 
 #include "exercises.h"

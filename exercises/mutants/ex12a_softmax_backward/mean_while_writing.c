@@ -1,4 +1,4 @@
-/* Mutant: writes dS's row while it still sums the mean, which breaks when dS is dW. Expect: before writing any entry of that row */
+/* Mutant: writes dS's row while it still sums the mean, which breaks when dS is dW. Expect: compute the row's weighted mean before writing any entry */
 #include <gsl/gsl_blas.h>
 
 #include "exercises.h"

@@ -1,4 +1,4 @@
-/* Mutant: steps by m / (sqrt(v) + eps), without dividing by 1 - beta^t. Expect: without the correction */
+/* Mutant: steps by m / (sqrt(v) + eps), without dividing by 1 - beta^t. Expect: the step without the bias correction */
 #include <math.h>
 
 #include "exercises.h"
