@@ -163,11 +163,20 @@ static int trace_fits(const block_trace *tr, const gsl_matrix *X)
            is_td(tr->M, X) && is_td(tr->R2, X);
 }
 
-/* out <- a + b, all (T, d) */
-static void skip(const gsl_matrix *a, const gsl_matrix *b, gsl_matrix *out)
+/* out <- a + b, all (T, d); out <- b when the block was told to leave its skips out */
+static void skip(const block_weights *w, const gsl_matrix *a, const gsl_matrix *b,
+                 gsl_matrix *out)
 {
-    gsl_matrix_memcpy(out, a);
-    gsl_matrix_add(out, b);
+    gsl_matrix_memcpy(out, b);
+    if (!w->no_skips)
+        gsl_matrix_add(out, a);
+}
+
+/* the skip's share of a backward pass: dX += dR, unless the skips are left out */
+static void skip_backward(const block_weights *w, const gsl_matrix *dR, gsl_matrix *dX)
+{
+    if (dX && !w->no_skips)
+        gsl_matrix_add(dX, dR);
 }
 
 /* the attention's mask: causal unless the block was told to see the future */
@@ -183,14 +192,14 @@ static int forward_post(const block_weights *w, const gsl_matrix *X, block_trace
     mlp_trace mt = {tr->Z, tr->F};
     int status = mha_forward(w->attn, X, mask_of(w), tr->attn, tr->A);
     if (status == INVENT_OK) {
-        skip(X, tr->A, tr->R1);
+        skip(w, X, tr->A, tr->R1);
         status = layernorm_forward(tr->R1, w->gamma1, w->beta1, w->eps, tr->H, tr->mean1,
                                    tr->rstd1);
     }
     if (status == INVENT_OK)
         status = mlp_forward(w->mlp, tr->H, &mt, tr->M);
     if (status == INVENT_OK) {
-        skip(tr->H, tr->M, tr->R2);
+        skip(w, tr->H, tr->M, tr->R2);
         status = layernorm_forward(tr->R2, w->gamma2, w->beta2, w->eps, Y, tr->mean2,
                                    tr->rstd2);
     }
@@ -206,14 +215,14 @@ static int forward_pre(const block_weights *w, const gsl_matrix *X, block_trace 
     if (status == INVENT_OK)
         status = mha_forward(w->attn, tr->N, mask_of(w), tr->attn, tr->A);
     if (status == INVENT_OK) {
-        skip(X, tr->A, tr->R1);
+        skip(w, X, tr->A, tr->R1);
         status = layernorm_forward(tr->R1, w->gamma2, w->beta2, w->eps, tr->H, tr->mean2,
                                    tr->rstd2);
     }
     if (status == INVENT_OK)
         status = mlp_forward(w->mlp, tr->H, &mt, tr->M);
     if (status == INVENT_OK) {
-        skip(tr->R1, tr->M, tr->R2);
+        skip(w, tr->R1, tr->M, tr->R2);
         gsl_matrix_memcpy(Y, tr->R2);
     }
     return status;
@@ -252,7 +261,8 @@ static int backward_post(const block_weights *w, const gsl_matrix *X, const bloc
     int status = layernorm_backward(tr->R2, w->gamma2, tr->mean2, tr->rstd2, dY, dR2,
                                     g->gamma2, g->beta2);
     /* R2 = H + M: the skip hands dR2 to H as it is, and MLP(H) adds its share */
-    gsl_matrix_memcpy(s->dH, dR2);
+    gsl_matrix_set_zero(s->dH);
+    skip_backward(w, dR2, s->dH);
     if (status == INVENT_OK)
         status = mlp_backward(w->mlp, tr->H, &mt, dR2, g->mlp, s->dH, s->mlp);
     /* H = LN1(R1) */
@@ -260,8 +270,8 @@ static int backward_post(const block_weights *w, const gsl_matrix *X, const bloc
         status = layernorm_backward(tr->R1, w->gamma1, tr->mean1, tr->rstd1, s->dH, s->dR1,
                                     g->gamma1, g->beta1);
     /* R1 = X + A, A = MHA(X) */
-    if (status == INVENT_OK && dX)
-        gsl_matrix_add(dX, s->dR1);
+    if (status == INVENT_OK)
+        skip_backward(w, s->dR1, dX);
     if (status == INVENT_OK)
         status = mha_backward(w->attn, X, tr->attn, s->dR1, g->attn, dX, s->attn);
     return status;
@@ -276,7 +286,8 @@ static int backward_pre(const block_weights *w, const gsl_matrix *X, const block
     gsl_matrix_set_zero(dN);
     gsl_matrix_set_zero(s->dH);
     /* Y = R1 + M: the skip hands dY to R1 as it is */
-    gsl_matrix_memcpy(s->dR1, dY);
+    gsl_matrix_set_zero(s->dR1);
+    skip_backward(w, dY, s->dR1);
     /* M = MLP(H) */
     int status = mlp_backward(w->mlp, tr->H, &mt, dY, g->mlp, s->dH, s->mlp);
     /* H = LN2(R1), which adds its share to dR1 */
@@ -284,8 +295,8 @@ static int backward_pre(const block_weights *w, const gsl_matrix *X, const block
         status = layernorm_backward(tr->R1, w->gamma2, tr->mean2, tr->rstd2, s->dH, s->dR1,
                                     g->gamma2, g->beta2);
     /* R1 = X + A, A = MHA(N) */
-    if (status == INVENT_OK && dX)
-        gsl_matrix_add(dX, s->dR1);
+    if (status == INVENT_OK)
+        skip_backward(w, s->dR1, dX);
     if (status == INVENT_OK)
         status = mha_backward(w->attn, tr->N, tr->attn, s->dR1, g->attn, dN, s->attn);
     /* N = LN1(X) */
