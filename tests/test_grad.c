@@ -43,6 +43,7 @@ Test(grad, mlp_relu) { agrees("MLP (ReLU)"); }
 Test(grad, block_post_norm) { agrees("block (post-norm)"); }
 Test(grad, block_pre_norm) { agrees("block (pre-norm)"); }
 Test(grad, block_without_skips) { agrees("block (pre-norm, no skips)"); }
+Test(grad, block_without_norms) { agrees("block (post-norm, no norms)"); }
 
 Test(grad, every_near_miss_is_caught)
 {
@@ -62,7 +63,7 @@ Test(grad, every_case_is_listed_once)
 {
     size_t n;
     const gradcheck_case *c = gradcheck_cases(&n);
-    cr_assert_eq(n, 14);
+    cr_assert_eq(n, 15);
     for (size_t k = 0; k < n; k++)
         cr_assert_eq(gradcheck_find(c[k].name), &c[k]);
     cr_assert_null(gradcheck_find("no such pass"));

@@ -567,7 +567,8 @@ static double block_loss(void *ctx)
  * every tensor's gradient (X and the 12 of the weights) against differences */
 /* near miss: dX without the first skip's identity term, or, for a block without skips,
  * with it */
-static double check_block(gsl_rng *r, block_norm norm, int no_skips, int near_miss)
+static double check_block(gsl_rng *r, block_norm norm, int no_skips, int no_norms,
+                          int near_miss)
 {
     const size_t T = 4, d = 6, H = 2, m = 8;
     block_case c = {.b.ok = 1};
@@ -581,6 +582,7 @@ static double check_block(gsl_rng *r, block_norm norm, int no_skips, int near_mi
     if (status == INVENT_OK) {
         c.w->norm = norm;
         c.w->no_skips = no_skips;
+        c.w->no_norms = no_norms;
         jitter((gsl_vector *const[]){c.w->gamma1, c.w->beta1, c.w->mlp->b1, c.w->mlp->b2,
                                      c.w->gamma2, c.w->beta2}, 6, r);
         block_set_zero(g);
@@ -609,17 +611,22 @@ static double check_block(gsl_rng *r, block_norm norm, int no_skips, int near_mi
 
 static double check_block_post(gsl_rng *r, int near_miss)
 {
-    return check_block(r, BLOCK_POST_NORM, 0, near_miss);
+    return check_block(r, BLOCK_POST_NORM, 0, 0, near_miss);
 }
 
 static double check_block_pre(gsl_rng *r, int near_miss)
 {
-    return check_block(r, BLOCK_PRE_NORM, 0, near_miss);
+    return check_block(r, BLOCK_PRE_NORM, 0, 0, near_miss);
 }
 
 static double check_block_no_skips(gsl_rng *r, int near_miss)
 {
-    return check_block(r, BLOCK_PRE_NORM, 1, near_miss);
+    return check_block(r, BLOCK_PRE_NORM, 1, 0, near_miss);
+}
+
+static double check_block_no_norms(gsl_rng *r, int near_miss)
+{
+    return check_block(r, BLOCK_POST_NORM, 0, 1, near_miss);
 }
 
 static const gradcheck_case cases[] = {
@@ -644,6 +651,8 @@ static const gradcheck_case cases[] = {
      "dX without the first skip's identity term"},
     {"block (pre-norm, no skips)", "dX and all 12 weight tensors", check_block_no_skips,
      "dX with a skip's identity term it does not have"},
+    {"block (post-norm, no norms)", "dX and all 12 weight tensors", check_block_no_norms,
+     "dX without the first skip's identity term"},
 };
 
 const gradcheck_case *gradcheck_cases(size_t *n)
