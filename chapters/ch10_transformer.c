@@ -614,10 +614,10 @@ static void map_section(const invent_opts *o)
 #define TRAIN_BATCH 4
 
 /* the stacks T3 compares: the claim's, its near miss, and the original placement */
-typedef enum { PRE_SKIPS, PRE_NO_SKIPS, POST_SKIPS, STACK_KINDS } stack_kind;
+typedef enum { PRE_SKIPS, PRE_NO_SKIPS, PRE_NO_NORMS, POST_SKIPS, STACK_KINDS } stack_kind;
 
 static const char *const stack_names[STACK_KINDS] = {
-    "pre-norm, skips", "pre-norm, no skips", "post-norm, skips"};
+    "pre-norm, skips", "pre-norm, no skips", "skips, no norms", "post-norm, skips"};
 
 /* L blocks, each with its gradient, trace and scratch, and the input of every block */
 typedef struct {
@@ -651,6 +651,7 @@ static stack *stack_new(scope *sc, size_t L, size_t T, const sizes *s, stack_kin
         st->g[l] = SCOPE_KEEP(sc, block_new(s->dim, s->heads, s->hidden, rng), block_free);
         st->w[l]->norm = k == POST_SKIPS ? BLOCK_POST_NORM : BLOCK_PRE_NORM;
         st->w[l]->no_skips = k == PRE_NO_SKIPS;
+        st->w[l]->no_norms = k == PRE_NO_NORMS;
         st->tr[l] = SCOPE_KEEP(sc, block_trace_new(T, st->w[l]), block_trace_free);
         st->work[l] = SCOPE_KEEP(sc, block_work_new(T, st->w[l]), block_work_free);
     }
@@ -739,6 +740,7 @@ static void stack_step(stack *st, double rate)
 typedef struct {
     double grad[STACK_KINDS][DEPTHS];   /* block 1's gradient, over a single block's */
     double spread[STACK_KINDS][DEPTHS]; /* token spread of the output */
+    double size[STACK_KINDS][DEPTHS];   /* the output's size over the input's */
     double explained[STACK_KINDS];      /* share of the target's token variation learned */
 } depth_result;
 
@@ -790,7 +792,7 @@ static double depth_training(const sizes *s, stack_kind k, gsl_rng *rng)
 /* run j of stack kind k at every depth -> log of block 1's gradient norm and of the
  * output's token spread, for a token-centred random probe */
 static void depth_measure(const sizes *s, stack_kind k, gsl_rng *rng, double *log_grad,
-                          double *log_spread)
+                          double *log_spread, double *log_size)
 {
     scope *sc = scope_open();
     size_t T = s->seq;
@@ -806,6 +808,7 @@ static void depth_measure(const sizes *s, stack_kind k, gsl_rng *rng, double *lo
         stack_backward(st, dY);
         log_grad[level] = log(block_grad_norm(st->g[0]));
         log_spread[level] = log(token_spread(st->in[st->L]));
+        log_size[level] = log(mat_frobenius(st->in[st->L]) / mat_frobenius(X));
     }
     scope_close(sc);
 }
@@ -816,35 +819,47 @@ static void depth_experiment(const invent_opts *o, const sizes *s, depth_result 
     scope *sc = scope_open();
     gsl_rng *rng = scope_keep_rng(sc, rng_new(o->seed * 7919UL + 17));
     for (int k = 0; k < STACK_KINDS; k++) {
-        double lg[DEPTHS] = {0}, ls[DEPTHS] = {0}, g[DEPTHS], sp[DEPTHS];
+        double lg[DEPTHS] = {0}, ls[DEPTHS] = {0}, lz[DEPTHS] = {0};
         for (int j = 0; j < DEPTH_RUNS; j++) {
-            depth_measure(s, (stack_kind)k, rng, g, sp);
-            for (int l = 0; l < DEPTHS; l++)
-                lg[l] += (g[l] - g[0]) / DEPTH_RUNS, ls[l] += sp[l] / DEPTH_RUNS;
+            double g[DEPTHS], sp[DEPTHS], z[DEPTHS];
+            depth_measure(s, (stack_kind)k, rng, g, sp, z);
+            for (int l = 0; l < DEPTHS; l++) {
+                lg[l] += (g[l] - g[0]) / DEPTH_RUNS;
+                ls[l] += sp[l] / DEPTH_RUNS;
+                lz[l] += z[l] / DEPTH_RUNS;
+            }
         }
-        for (int l = 0; l < DEPTHS; l++)
-            res->grad[k][l] = exp(lg[l]), res->spread[k][l] = exp(ls[l]);
+        for (int l = 0; l < DEPTHS; l++) {
+            res->grad[k][l] = exp(lg[l]);
+            res->spread[k][l] = exp(ls[l]);
+            res->size[k][l] = exp(lz[l]);
+        }
         res->explained[k] = depth_training(s, (stack_kind)k, rng);
     }
     scope_close(sc);
 }
 
-static void depth_table(const invent_opts *o, const depth_result *res)
+/* one measure of every stack kind over depth: (STACK_KINDS, DEPTHS) */
+static void depth_rows(const invent_opts *o, const char *title, double v[][DEPTHS])
 {
-    report_line(o, "  %-7s %-36s %s", "blocks", "  block 1's gradient / one block's",
-                "  token spread of the output");
-    report_line(o, "  %-7s %11s %11s %11s   %11s %11s %11s", "", "pre, skips", "pre, none",
-                "post, skips", "pre, skips", "pre, none", "post, skips");
+    report_line(o, "  %s", title);
+    report_line(o, "    %6s  %9s %9s %9s %9s", "blocks", "pre-norm", "no skips", "no norms",
+                "post-norm");
     for (int l = 0; l < DEPTHS; l++)
-        report_line(o, "  %-7d %11.3g %11.3g %11.3g   %11.3g %11.3g %11.3g", 1 << l,
-                    res->grad[PRE_SKIPS][l], res->grad[PRE_NO_SKIPS][l],
-                    res->grad[POST_SKIPS][l], res->spread[PRE_SKIPS][l],
-                    res->spread[PRE_NO_SKIPS][l], res->spread[POST_SKIPS][l]);
+        report_line(o, "    %6d  %9.3g %9.3g %9.3g %9.3g", 1 << l, v[PRE_SKIPS][l],
+                    v[PRE_NO_SKIPS][l], v[PRE_NO_NORMS][l], v[POST_SKIPS][l]);
+}
+
+static void depth_table(const invent_opts *o, depth_result *res)
+{
+    depth_rows(o, "block 1's gradient, over a single block's", res->grad);
+    depth_rows(o, "token spread of the output", res->spread);
+    depth_rows(o, "size of the output, over the input's", res->size);
     report_line(o, "  (geometric means over %d random stacks per depth)", DEPTH_RUNS);
     report_line(o, "%s", "");
     for (int k = 0; k < STACK_KINDS; k++)
         report_line(o, "  trained, %d blocks, %-20s share of the targets' token variation "
-                       "learned: %.3f", 1 << TRAIN_LEVEL, stack_names[k], res->explained[k]);
+                       "learned: %.3g", 1 << TRAIN_LEVEL, stack_names[k], res->explained[k]);
     report_line(o, "%s", "");
 }
 
@@ -865,6 +880,11 @@ static void depth_checks(const depth_result *res)
                    0.5);
     check_control("T3", "the same 16 blocks with their skips left out");
     check_at_least("T3", NULL, res->explained[PRE_NO_SKIPS], 0.5);
+    check_at_most("T3", "with the norms, the stream of 32 blocks stays in range: its size "
+                  "within a factor 100 of the input's (ratio)", res->size[PRE_SKIPS][deep],
+                  100.0);
+    check_control("T3", "the same 32 blocks, skips kept, norms left out");
+    check_at_most("T3", NULL, res->size[PRE_NO_NORMS][deep], 100.0);
 }
 
 /* T3: gradients and tokens through depth, with and without the skips */
@@ -880,7 +900,9 @@ static void depth_section(const invent_opts *o)
                    "centred over the tokens (the part of any loss that asks the tokens to "
                    "differ), is sent back, and the gradient that reaches block 1 is measured; "
                    "so is how different the output tokens still are (the norm of the output "
-                   "minus its mean token, over the output's norm). Then %d-block stacks get "
+                   "minus its mean token, over the output's norm), and how large the output "
+                   "is against the input. A third stack keeps the skips and leaves the norms "
+                   "out. Then %d-block stacks get "
                    "%d steps of normalised gradient descent on %d sequences whose target is "
                    "a fixed linear map of each token.",
                 s->dim, s->heads, s->hidden, s->seq, 1 << TRAIN_LEVEL, TRAIN_STEPS, TRAIN_BATCH);
@@ -888,24 +910,31 @@ static void depth_section(const invent_opts *o)
     depth_experiment(o, s, &res);
     depth_table(o, &res);
     depth_checks(&res);
+    const int deep = DEPTHS - 1;
     report_text(o, "Without skips, the stack forgets its input: every block averages the "
                    "tokens it attends to, and nothing carries the differences past it, so at "
                    "32 blocks the output tokens differ by %.1e of their size (the rank "
                    "collapse of Dong, Cordonnier and Loukas, 2021), the gradient that reaches "
-                   "block 1 is %.1e of a single block's, and training learns %.2f of the "
-                   "targets' token variation. The norms keep every signal in range, but "
-                   "they cannot bring back what was averaged away. With the skips, each "
-                   "block adds to a stream that still holds its input (chapter 2's x_L kept "
-                   "beside the weighted sum, chapter 9's MLP that adds instead of replacing): "
-                   "the gradient reaches block 1 at %.2f of a single block's, and training "
-                   "learns %.2f. Vaswani's post-norm block puts a norm on the skip path "
-                   "itself, and at 32 blocks its tokens have lost much of their spread too "
-                   "(%.2g; learned %.2f), which is why deep models moved the norm inside "
+                   "block 1 is %.1e of a single block's, and the share of the targets' "
+                   "token variation that training learns is %.2g. The norms keep every signal in range, but they "
+                   "cannot bring back what was averaged away. With the skips, each block adds "
+                   "to a stream that still holds its input (the y_j = x_j + ... that chapter 2 "
+                   "took as given, the MLP that adds instead of replacing of chapter 9): the "
+                   "gradient reaches block 1 at %.2f of a single block's, and training learns "
+                   "%.2f.",
+                res.spread[PRE_NO_SKIPS][deep], res.grad[PRE_NO_SKIPS][deep],
+                res.explained[PRE_NO_SKIPS], res.grad[PRE_SKIPS][deep],
+                res.explained[PRE_SKIPS]);
+    report_text(o, "The norms are the other half. Skips without norms add each block's output "
+                   "to a stream that nothing rescales: at 32 blocks it is %.2g times the "
+                   "input's size (%.2g with the norms), the gradient at block 1 %.2g times a "
+                   "single block's, and the share training learns is %.3g. Vaswani's post-norm block puts "
+                   "a norm on the skip path itself; at 32 blocks its tokens keep a spread of "
+                   "%.2g and its share learned is %.2f, which is why deep models moved the norm inside "
                    "the branch (Xiong et al., 2020).",
-                res.spread[PRE_NO_SKIPS][DEPTHS - 1], res.grad[PRE_NO_SKIPS][DEPTHS - 1],
-                res.explained[PRE_NO_SKIPS], res.grad[PRE_SKIPS][DEPTHS - 1],
-                res.explained[PRE_SKIPS], res.spread[POST_SKIPS][DEPTHS - 1],
-                res.explained[POST_SKIPS]);
+                res.size[PRE_NO_NORMS][deep], res.size[PRE_SKIPS][deep],
+                res.grad[PRE_NO_NORMS][deep], res.explained[PRE_NO_NORMS],
+                res.spread[POST_SKIPS][deep], res.explained[POST_SKIPS]);
 }
 
 int main(int argc, char **argv)
