@@ -31,7 +31,7 @@
 #define MAX_LENGTHS 8
 #define MAX_RATES 4
 #define MAX_STATE 40 /* largest recurrent state m of L2 (2 * 16 keys, and then some) */
-#define FORMS 4      /* L4: free A, and W_q^T W_k at ranks r* - 1, r*, d */
+#define FORMS 5      /* L4: free A, W_q^T W_k at ranks r* - 1, r*, d, free A from a random start */
 #define SCORES 7     /* L3 and I5: the score functions trained */
 #define GRID 61      /* L3: the decision regions are drawn on GRID x GRID points */
 
@@ -50,7 +50,7 @@ typedef struct {
     size_t lengths[MAX_LENGTHS], n_lengths; /* L2: key-value pairs per sequence */
     double rates[MAX_RATES];                /* L4, L5: Adam's learning rates, rising */
     size_t n_rates;
-    size_t ranks[FORMS]; /* L4: 0 (the free A), r* - 1, r*, d */
+    size_t ranks[FORMS]; /* L4: 0 (the free A), r* - 1, r*, d, 0 (random start) */
     train_plan recall, score, bilinear;
     size_t train_examples, test_examples;
 } schedule;
@@ -502,146 +502,183 @@ static void score_section(const invent_opts *o, const sizes *s, const schedule *
 
 /* ------------------------------------------------------------------ L4, L5 */
 
+enum { FREE, SHORT, MATCH, FULL, FREE_RANDOM }; /* the forms, in schedule.ranks order */
+
 typedef struct {
-    double loss[FORMS][MAX_RATES][MAX_SEEDS];  /* lowest held-out loss of each run */
-    double acc[FORMS][MAX_RATES][MAX_SEEDS];   /* held-out accuracy where it stopped */
-    size_t capped[FORMS][MAX_RATES];           /* runs still improving at the step cap */
-    double share[MAX_RATES][MAX_SEEDS];        /* free A: share of ||A||^2 in its top r* */
+    double valid[FORMS][MAX_RATES][MAX_SEEDS]; /* lowest validation loss (the stopping rule's) */
+    double test[FORMS][MAX_RATES][MAX_SEEDS];  /* test loss where the rule stopped */
+    double tail[FORMS][MAX_RATES][MAX_SEEDS];  /* share of ||A||^2 beyond the top r* */
+    double largest[FORMS][MAX_RATES][MAX_SEEDS]; /* the learned A's largest singular value */
+    double top[FORMS][MAX_SEEDS];              /* the same at the form's best rate */
+    size_t capped[FORMS][MAX_RATES];           /* runs stopped by the step cap */
     double again[MAX_SEEDS];                   /* control: free A, other batch orders */
+    double low[2][MAX_SEEDS];                  /* control: r* - 1 and r* on a rank r* - 1 teacher */
     size_t params[FORMS];
-    gsl_vector *spectrum[MAX_RATES], *teacher; /* (d): singular values, run 1 */
+    gsl_vector *spectrum[FORMS][MAX_RATES], *teacher; /* (d): singular values, run 1 */
 } bilinear_results;
 
 typedef struct {
-    gsl_matrix *A;         /* (d, d): the teacher's score matrix, of rank r* */
-    task_data *train, *test;
+    gsl_matrix *A; /* (d, d): the teacher's score matrix */
+    task_data *train, *valid, *test;
 } teacher_data;
 
-/* seed j's teacher and examples (the same on every call) */
+/* seed j's teacher of the given rank and its three sets (the same on every call) */
 static teacher_data teacher_for(scope *sc, const invent_opts *o, const sizes *s,
-                                const schedule *sch, size_t j)
+                                const schedule *sch, size_t j, size_t rank)
 {
-    gsl_rng *r = scope_keep_rng(sc, rng_new(run_seed(o, 4, 0, j)));
+    gsl_rng *r = scope_keep_rng(sc, rng_new(run_seed(o, 4, rank, j)));
     teacher_data t;
-    t.A = scope_keep_matrix(sc, task_teacher(s->dim, s->teacher, r));
+    t.A = scope_keep_matrix(sc, task_teacher(s->dim, rank, r));
     t.train = SCOPE_KEEP(sc, task_teacher_argmax(sch->train_examples, 8, t.A, r), task_data_free);
+    t.valid = SCOPE_KEEP(sc, task_teacher_argmax(sch->test_examples, 8, t.A, r), task_data_free);
     t.test = SCOPE_KEEP(sc, task_teacher_argmax(sch->test_examples, 8, t.A, r), task_data_free);
     return t;
 }
 
-/* share of ||A||_F^2 in the top k singular values sv (largest first) */
-static double top_share(const gsl_vector *sv, size_t k)
+/* share of ||A||_F^2 beyond the top k singular values sv (largest first) */
+static double tail_share(const gsl_vector *sv, size_t k)
 {
-    double top = 0.0, all = 0.0;
+    double tail = 0.0, all = 0.0;
     for (size_t i = 0; i < sv->size; i++) {
         double v = gsl_vector_get(sv, i);
         all += v * v;
-        top += i < k ? v * v : 0.0;
+        tail += i >= k ? v * v : 0.0;
     }
-    return all > 0.0 ? top / all : 0.0;
+    return all > 0.0 ? tail / all : 0.0;
 }
 
-/* the free A that m learned -> its share in the top r* directions; run 1 keeps the spectrum */
-static void free_matrix_spectrum(scope *sc, const sizes *s, const train_model *m, size_t li,
-                                 size_t j, bilinear_results *res)
+static const char *form_name(const schedule *sc, size_t k, char *buf, size_t n)
 {
-    gsl_matrix *A = scope_matrix(sc, s->dim, s->dim);
-    gsl_vector *sv = j == 0 ? res->spectrum[li] : scope_vector(sc, s->dim);
-    chapter_must(learn_bilinear_matrix(m, A), "reading the learned A");
-    chapter_must(linalg_singular_values(A, sv), "the singular values of A");
-    res->share[li][j] = top_share(sv, s->teacher);
-}
-
-static const char *form_name(size_t rank, char *buf, size_t n)
-{
-    if (rank)
-        snprintf(buf, n, "W_q^T W_k, r = %zu", rank);
+    if (k == FREE_RANDOM)
+        snprintf(buf, n, "free A, random start");
+    else if (sc->ranks[k])
+        snprintf(buf, n, "W_q^T W_k, r = %zu", sc->ranks[k]);
     else
         snprintf(buf, n, "free A");
     return buf;
 }
 
-/* form k at rate li on seed j's data (stream 0; the control uses stream 1)
- * -> its lowest held-out loss; fills res for stream 0 */
-static double bilinear_run(const invent_opts *o, const sizes *s, const schedule *sc,
-                           const teacher_data *t, size_t k, size_t li, size_t j, unsigned stream,
-                           bilinear_results *res)
+/* a free A started where W_q^T W_k of rank d starts: the product of two random factors */
+static void random_start(scope *sc, const sizes *s, train_model *m, gsl_rng *r)
+{
+    train_model f;
+    keep_model(sc, learn_bilinear(s->dim, s->dim, r, &f), &f, "making a random start");
+    gsl_matrix *A = scope_matrix(sc, s->dim, s->dim);
+    chapter_must(learn_bilinear_matrix(&f, A), "a random start");
+    chapter_must(learn_bilinear_set_matrix(m, A), "a random start");
+}
+
+/* what one run leaves */
+typedef struct {
+    double valid, test, tail, largest;
+    int capped;
+} run_result;
+
+/* form k at rate li on teacher t, run j, stream e -> *out; sv: (d) receives the learned
+ * A's singular values */
+static run_result bilinear_run(const invent_opts *o, const sizes *s, const schedule *sc,
+                               const teacher_data *t, size_t k, size_t li, size_t j, unsigned e,
+                               gsl_vector *sv, size_t *params)
 {
     scope *run = scope_open();
-    gsl_rng *r = scope_keep_rng(run, rng_new(run_seed(o, 5 + stream, k * MAX_RATES + li, j)));
+    gsl_rng *r = scope_keep_rng(run, rng_new(run_seed(o, e, k * MAX_RATES + li, j)));
     train_plan plan = sc->bilinear;
     plan.rate = sc->rates[li];
     train_model m;
     keep_model(run, learn_bilinear(s->dim, sc->ranks[k], r, &m), &m, "making a bilinear score");
+    if (k == FREE_RANDOM)
+        random_start(run, s, &m, r);
     char label[96], name[40];
-    snprintf(label, sizeof label, "L4 %s, rate %g, run %zu%s",
-             form_name(sc->ranks[k], name, sizeof name), plan.rate, j + 1, stream ? "'" : "");
-    gsl_matrix *curve = train(run, o, label, &m, t->train, t->test, &plan, r);
-    gsl_vector_const_view loss = gsl_matrix_const_column(curve, 1);
-    double best = gsl_vector_min(&loss.vector);
-    if (stream == 0) {
-        res->loss[k][li][j] = best;
-        res->acc[k][li][j] = final_accuracy(curve);
-        res->capped[k][li] += gsl_matrix_get(curve, plan.points - 1, 0) == (double)plan.steps;
-        res->params[k] = params_count(m.params);
-        if (sc->ranks[k] == 0)
-            free_matrix_spectrum(run, s, &m, li, j, res);
-    }
+    snprintf(label, sizeof label, "L4 %s, rate %g, run %zu%s", form_name(sc, k, name, sizeof name),
+             plan.rate, j + 1, e == 5 ? "" : "'");
+    gsl_matrix *curve = train(run, o, label, &m, t->train, t->valid, &plan, r);
+    gsl_vector_const_view valid = gsl_matrix_const_column(curve, 1);
+    run_result out = {.valid = gsl_vector_min(&valid.vector)};
+    double accuracy;
+    chapter_must(train_evaluate(&m, t->test, &out.test, &accuracy), "the test set");
+    out.capped = gsl_matrix_get(curve, plan.points - 1, 0) == (double)plan.steps;
+    gsl_matrix *A = scope_matrix(run, s->dim, s->dim);
+    chapter_must(learn_bilinear_matrix(&m, A), "reading the learned A");
+    chapter_must(linalg_singular_values(A, sv), "the singular values of A");
+    out.tail = tail_share(sv, s->teacher);
+    out.largest = gsl_vector_get(sv, 0);
+    *params = params_count(m.params);
     scope_close(run);
-    return best;
+    return out;
 }
 
-/* -> the rate index at which form k's mean lowest loss is smallest */
+/* -> the rate index at which form k's mean lowest validation loss is smallest */
 static size_t best_rate(const sizes *s, const schedule *sc, const bilinear_results *res,
                         size_t k)
 {
     size_t best = 0;
     for (size_t li = 1; li < sc->n_rates; li++)
-        if (mean_of(res->loss[k][li], s->seeds) < mean_of(res->loss[k][best], s->seeds))
+        if (mean_of(res->valid[k][li], s->seeds) < mean_of(res->valid[k][best], s->seeds))
             best = li;
     return best;
 }
 
-/* every form at every rate on every seed's data, then the control runs */
-static void bilinear_train(const invent_opts *o, const sizes *s, const schedule *sc,
-                           bilinear_results *res)
+/* every form at every rate on every seed's teacher */
+static void bilinear_grid(const invent_opts *o, const sizes *s, const schedule *sc,
+                          bilinear_results *res)
 {
     for (size_t j = 0; j < s->seeds; j++) {
         scope *seed = scope_open();
-        teacher_data t = teacher_for(seed, o, s, sc, j);
+        teacher_data t = teacher_for(seed, o, s, sc, j, s->teacher);
+        gsl_vector *sv = scope_vector(seed, s->dim);
         if (j == 0)
             chapter_must(linalg_singular_values(t.A, res->teacher), "the teacher's spectrum");
         for (size_t k = 0; k < FORMS; k++)
-            for (size_t li = 0; li < sc->n_rates; li++)
-                bilinear_run(o, s, sc, &t, k, li, j, 0, res);
+            for (size_t li = 0; li < sc->n_rates; li++) {
+                run_result r = bilinear_run(o, s, sc, &t, k, li, j, 5,
+                                            j == 0 ? res->spectrum[k][li] : sv, &res->params[k]);
+                res->valid[k][li][j] = r.valid;
+                res->test[k][li][j] = r.test;
+                res->tail[k][li][j] = r.tail;
+                res->largest[k][li][j] = r.largest;
+                res->capped[k][li] += (size_t)r.capped;
+            }
         scope_close(seed);
     }
-    size_t free_best = best_rate(s, sc, res, 0);
+}
+
+/* the near misses: the free A again with other batch orders, and r* - 1 against r* on a
+ * teacher of rank r* - 1, each at its form's best rate */
+static void bilinear_controls(const invent_opts *o, const sizes *s, const schedule *sc,
+                              bilinear_results *res)
+{
+    size_t bf = best_rate(s, sc, res, FREE), bs = best_rate(s, sc, res, SHORT);
+    size_t bm = best_rate(s, sc, res, MATCH), unused;
     for (size_t j = 0; j < s->seeds; j++) {
         scope *seed = scope_open();
-        teacher_data t = teacher_for(seed, o, s, sc, j);
-        res->again[j] = bilinear_run(o, s, sc, &t, 0, free_best, j, 1, res);
+        gsl_vector *sv = scope_vector(seed, s->dim);
+        teacher_data t = teacher_for(seed, o, s, sc, j, s->teacher);
+        res->again[j] = bilinear_run(o, s, sc, &t, FREE, bf, j, 6, sv, &unused).test;
+        teacher_data low = teacher_for(seed, o, s, sc, j, s->teacher - 1);
+        res->low[0][j] = bilinear_run(o, s, sc, &low, SHORT, bs, j, 7, sv, &unused).test;
+        res->low[1][j] = bilinear_run(o, s, sc, &low, MATCH, bm, j, 7, sv, &unused).test;
         scope_close(seed);
     }
 }
 
-enum { FREE, SHORT, MATCH, FULL }; /* the forms, in schedule.ranks order */
-
-/* mean and sd over seeds of form k's lowest loss at rate li */
-static double loss_mean(const sizes *s, const bilinear_results *res, size_t k, size_t li)
+/* form k's test loss at its best rate, over the seeds */
+static const double *best_test(const sizes *s, const schedule *sc, const bilinear_results *res,
+                               size_t k)
 {
-    return mean_of(res->loss[k][li], s->seeds);
+    return res->test[k][best_rate(s, sc, res, k)];
 }
 
-static double loss_sd(const sizes *s, const bilinear_results *res, size_t k, size_t li)
+/* a, b: n paired runs -> the geometric mean of a_j / b_j; *worst: the largest ratio */
+static double paired_ratio(const double *a, const double *b, size_t n, double *worst)
 {
-    return sd_of(res->loss[k][li], s->seeds);
-}
-
-/* (mean of a - mean of b) / the larger sd: how far b ends below a, in spreads */
-static double gap_in_spreads(const double *a, const double *b, size_t n)
-{
-    return (mean_of(a, n) - mean_of(b, n)) / fmax(sd_of(a, n), sd_of(b, n));
+    double log_sum = 0.0, top = 0.0;
+    for (size_t j = 0; j < n; j++) {
+        log_sum += log(a[j] / b[j]);
+        top = fmax(top, a[j] / b[j]);
+    }
+    if (worst)
+        *worst = top;
+    return exp(log_sum / (double)n);
 }
 
 static void bilinear_table(const invent_opts *o, const sizes *s, const schedule *sc,
@@ -650,79 +687,72 @@ static void bilinear_table(const invent_opts *o, const sizes *s, const schedule 
     char head[160] = "", name[40];
     for (size_t li = 0; li < sc->n_rates; li++)
         snprintf(head + strlen(head), sizeof head - strlen(head), "   rate %-9g", sc->rates[li]);
-    report_line(o, "  %-19s %6s%s", "form", "params", head);
+    report_line(o, "  %-21s %6s%s", "form", "params", head);
     for (size_t k = 0; k < FORMS; k++) {
         char row[200] = "";
+        size_t b = best_rate(s, sc, res, k);
         for (size_t li = 0; li < sc->n_rates; li++)
-            snprintf(row + strlen(row), sizeof row - strlen(row), "   %.3f +- %.3f%s",
-                     loss_mean(s, res, k, li), loss_sd(s, res, k, li),
-                     res->capped[k][li] ? "*" : " ");
-        report_line(o, "  %-19s %6zu%s", form_name(sc->ranks[k], name, sizeof name),
-                    res->params[k], row);
+            snprintf(row + strlen(row), sizeof row - strlen(row), "  %c%.3f +- %.3f%s",
+                     li == b ? '>' : ' ', mean_of(res->test[k][li], s->seeds),
+                     sd_of(res->test[k][li], s->seeds), res->capped[k][li] ? "*" : " ");
+        report_line(o, "  %-21s %6zu%s", form_name(sc, k, name, sizeof name), res->params[k], row);
     }
-    report_line(o, "  (lowest held-out loss, mean +- sd over %zu runs; *: some runs were still "
-                   "improving at the cap of %zu steps)", s->seeds, sc->bilinear.steps);
+    report_line(o, "  (test loss where the stopping rule stopped, mean +- sd over %zu runs; >: "
+                   "the rate with the lowest validation loss; *: some runs stopped at the cap "
+                   "of %zu steps)", s->seeds, sc->bilinear.steps);
     report_line(o, "%s", "");
-    report_line(o, "  singular values of the learned free A (run 1, best rate), and the "
-                   "teacher's:");
-    size_t bf = best_rate(s, sc, res, FREE);
+    report_line(o, "  singular values of the learned A (run 1, each form at its best rate):");
+    report_line(o, "    %2s %9s %9s %9s %9s", "j", "free A", "r = d", "random", "teacher");
+    size_t bf = best_rate(s, sc, res, FREE), bd = best_rate(s, sc, res, FULL);
+    size_t br = best_rate(s, sc, res, FREE_RANDOM);
     for (size_t i = 0; i < s->dim; i++)
-        report_line(o, "    %2zu   %8.4f   %8.4f", i + 1, gsl_vector_get(res->spectrum[bf], i),
+        report_line(o, "    %2zu %9.4f %9.4f %9.4f %9.4f", i + 1,
+                    gsl_vector_get(res->spectrum[FREE][bf], i),
+                    gsl_vector_get(res->spectrum[FULL][bd], i),
+                    gsl_vector_get(res->spectrum[FREE_RANDOM][br], i),
                     gsl_vector_get(res->teacher, i));
     report_line(o, "%s", "");
 }
 
-/* the mean share of ||G||^2 in the top r* singular directions of Gaussian d x d matrices G */
-static double random_share(const invent_opts *o, const sizes *s)
+/* form k's test loss at the largest rate over its loss at its best rate (paired) */
+static double sensitivity(const sizes *s, const schedule *sc, const bilinear_results *res,
+                          size_t k)
 {
-    scope *sc = scope_open();
-    gsl_rng *r = scope_keep_rng(sc, rng_new(run_seed(o, 7, 0, 0)));
-    gsl_vector *sv = scope_vector(sc, s->dim);
-    double share[MAX_SEEDS];
-    for (size_t j = 0; j < s->seeds; j++) {
-        gsl_matrix *G = scope_keep_matrix(sc, mat_gaussian(s->dim, s->dim, 1.0, r));
-        chapter_must(linalg_singular_values(G, sv), "the singular values of G");
-        share[j] = top_share(sv, s->teacher);
-    }
-    scope_close(sc);
-    return mean_of(share, s->seeds);
+    return paired_ratio(res->test[k][sc->n_rates - 1], best_test(s, sc, res, k), s->seeds, NULL);
 }
 
-static void bilinear_checks(const invent_opts *o, const sizes *s, const schedule *sc,
-                            const bilinear_results *res)
+static void bilinear_checks(const sizes *s, const schedule *sc, const bilinear_results *res)
 {
-    size_t n = s->seeds, top = sc->n_rates - 1, bf = best_rate(s, sc, res, FREE);
-    const double *free_l = res->loss[FREE][bf];
-    const double *match_l = res->loss[MATCH][best_rate(s, sc, res, MATCH)];
-    const double *full_l = res->loss[FULL][best_rate(s, sc, res, FULL)];
-    double free_mean = mean_of(free_l, n);
-    check_at_most("L4", "each form at its best rate, W_q^T W_k with r = r* ends at most 3/4 of "
-                        "the free A's lowest loss (ratio of the means over runs)",
-                  mean_of(match_l, n) / free_mean, 0.75);
+    size_t n = s->seeds;
+    const double *free_t = best_test(s, sc, res, FREE);
+    check_at_most("L4", "each form at its best rate, W_q^T W_k with r = r* ends below the free "
+                        "A on the test set (geometric mean of the ratios paired by seed and "
+                        "teacher)", paired_ratio(best_test(s, sc, res, MATCH), free_t, n, NULL),
+                  0.8);
     check_control("L4", "the free A against itself, trained again with other batch orders");
-    check_at_most("L4", NULL, mean_of(res->again, n) / free_mean, 0.75);
-    check_at_most("L4", "so does W_q^T W_k with r = d, no rank limit and 2 d^2 parameters: at "
-                        "most 4/5 of the free A's lowest loss (ratio)",
-                  mean_of(full_l, n) / free_mean, 0.8);
-    check_control("L4", "both at the largest rate instead of each at its best");
-    check_at_most("L4", NULL, loss_mean(s, res, FULL, top) / loss_mean(s, res, FREE, top), 0.8);
-    double better = fmin(mean_of(free_l, n), mean_of(match_l, n));
-    double short_l = loss_mean(s, res, SHORT, best_rate(s, sc, res, SHORT));
-    check_at_least("L4", "one rank short of the teacher it cannot: its lowest loss against the "
-                         "better of free A and r = r* (ratio)", short_l / better, 1.5);
-    check_control("L4", "the rank r* itself in place of r* - 1");
-    check_at_least("L4", NULL, mean_of(match_l, n) / better, 1.5);
-    check_at_least("L4", "the free A learns a nearly low-rank matrix: its top r* singular "
-                         "directions hold most of its squared norm (mean share)",
-                   mean_of(res->share[bf], n), 0.9);
-    check_control("L4", "the same share for Gaussian random d x d matrices");
-    check_at_least("L4", NULL, random_share(o, s), 0.9);
-    size_t bm = best_rate(s, sc, res, MATCH);
-    check_at_least("L5", "W_q^T W_k (r = r*) is hurt by the largest rate: its loss there "
-                         "against its loss at its best rate (ratio)",
-                   loss_mean(s, res, MATCH, top) / loss_mean(s, res, MATCH, bm), 2.0);
-    check_control("L5", "the same ratio for the free A");
-    check_at_least("L5", NULL, loss_mean(s, res, FREE, top) / loss_mean(s, res, FREE, bf), 2.0);
+    check_at_most("L4", NULL, paired_ratio(res->again, free_t, n, NULL), 0.8);
+    check_at_most("L4", "so does W_q^T W_k with r = d, no rank limit and 2 d^2 parameters "
+                        "(paired ratio)", paired_ratio(best_test(s, sc, res, FULL), free_t, n,
+                                                       NULL), 0.8);
+    check_control("L4", "a free A started where r = d starts (the product of two random "
+                        "factors)");
+    check_at_most("L4", NULL, paired_ratio(best_test(s, sc, res, FREE_RANDOM), free_t, n, NULL),
+                  0.8);
+    double better[MAX_SEEDS];
+    for (size_t j = 0; j < n; j++)
+        better[j] = fmin(free_t[j], best_test(s, sc, res, MATCH)[j]);
+    check_at_least("L4", "one rank short of the teacher it cannot: its test loss against the "
+                         "better of free A and r = r* (paired ratio)",
+                   paired_ratio(best_test(s, sc, res, SHORT), better, n, NULL), 1.5);
+    check_control("L4", "the same r* - 1 against r* on a teacher of rank r* - 1");
+    check_at_least("L4", NULL, paired_ratio(res->low[0], res->low[1], n, NULL), 1.5);
+    check_at_least("L5", "the largest rate hurts W_q^T W_k (r = r*) more than the free A: the "
+                         "ratio of its test loss there to its loss at its best rate, over the "
+                         "free A's same ratio (paired)",
+                   sensitivity(s, sc, res, MATCH) / sensitivity(s, sc, res, FREE), 2.0);
+    check_control("L5", "the same, for the free A started at a random product, unfactored");
+    check_at_least("L5", NULL,
+                   sensitivity(s, sc, res, FREE_RANDOM) / sensitivity(s, sc, res, FREE), 2.0);
 }
 
 static void bilinear_plot(const invent_opts *o, const sizes *s, const schedule *sc,
@@ -738,79 +768,81 @@ static void bilinear_plot(const invent_opts *o, const sizes *s, const schedule *
     for (size_t k = 0; k < FORMS; k++) {
         char name[40], var[32];
         snprintf(var, sizeof var, "name%zu", k);
-        plot_set_text(p, var, form_name(sc->ranks[k], name, sizeof name));
-        plot_block(p, "rate  mean_lowest_loss  sd");
+        plot_set_text(p, var, form_name(sc, k, name, sizeof name));
+        plot_block(p, "rate  mean_test_loss  sd");
         for (size_t li = 0; li < sc->n_rates; li++)
-            PLOT_ROW(p, sc->rates[li], loss_mean(s, res, k, li), loss_sd(s, res, k, li));
+            PLOT_ROW(p, sc->rates[li], mean_of(res->test[k][li], s->seeds),
+                     sd_of(res->test[k][li], s->seeds));
     }
-    size_t bf = best_rate(s, sc, res, FREE);
-    plot_block(p, "i  singular_value_free_A  singular_value_teacher (each / its largest)");
+    const gsl_vector *f = res->spectrum[FREE][best_rate(s, sc, res, FREE)];
+    const gsl_vector *d = res->spectrum[FULL][best_rate(s, sc, res, FULL)];
+    plot_block(p, "i  free_A  r_equals_d  teacher (each / its largest)");
     for (size_t i = 0; i < s->dim; i++)
-        PLOT_ROW(p, (double)(i + 1),
-                 gsl_vector_get(res->spectrum[bf], i) / gsl_vector_get(res->spectrum[bf], 0),
+        PLOT_ROW(p, (double)(i + 1), gsl_vector_get(f, i) / gsl_vector_get(f, 0),
+                 gsl_vector_get(d, i) / gsl_vector_get(d, 0),
                  gsl_vector_get(res->teacher, i) / gsl_vector_get(res->teacher, 0));
     plot_render(p, "ch12_factoring.gp");
 }
 
-/* "lower" when form k's best mean ends below the free A's, else "no lower" */
-static const char *than_free(const sizes *s, const bilinear_results *res, const size_t *b,
-                             size_t k)
+/* mean over seeds of form k's tail share at its best rate */
+static double tail_mean(const sizes *s, const schedule *sc, const bilinear_results *res, size_t k)
 {
-    return loss_mean(s, res, k, b[k]) < loss_mean(s, res, FREE, b[FREE]) ? "lower" : "no lower";
+    return mean_of(res->tail[k][best_rate(s, sc, res, k)], s->seeds);
 }
 
 /* what the measurements say about why the forms differ, in as many words as they support */
 static void bilinear_verdict(const invent_opts *o, const sizes *s, const schedule *sc,
                              const bilinear_results *res)
 {
-    size_t b[FORMS], top = sc->n_rates - 1, capped = 0;
+    size_t n = s->seeds, top = sc->n_rates - 1;
+    const double *free_t = best_test(s, sc, res, FREE);
+    double worst_match, worst_full, worst_again;
+    double match = paired_ratio(best_test(s, sc, res, MATCH), free_t, n, &worst_match);
+    double full = paired_ratio(best_test(s, sc, res, FULL), free_t, n, &worst_full);
+    double again = paired_ratio(res->again, free_t, n, &worst_again);
+    double start = paired_ratio(best_test(s, sc, res, FREE_RANDOM), free_t, n, NULL);
+    double t_free = tail_mean(s, sc, res, FREE), t_full = tail_mean(s, sc, res, FULL);
+    double t_rand = tail_mean(s, sc, res, FREE_RANDOM);
+    size_t capped = 0;
     for (size_t k = 0; k < FORMS; k++)
-        b[k] = best_rate(s, sc, res, k);
-    for (size_t li = 0; li < sc->n_rates; li++)
-        capped += res->capped[FREE][li];
-    double share = mean_of(res->share[b[FREE]], s->seeds);
-    report_text(o, "Each form at its own best rate: the free A (%zu parameters) ends at %.3f "
-                   "+- %.3f (rate %g); W_q^T W_k with r = r* = %zu (%zu parameters) at %.3f "
-                   "+- %.3f (rate %g), and with r = d = %zu (%zu parameters, no rank limit) at "
-                   "%.3f +- %.3f (rate %g).",
-                res->params[FREE], loss_mean(s, res, FREE, b[FREE]),
-                loss_sd(s, res, FREE, b[FREE]), sc->rates[b[FREE]], s->teacher,
-                res->params[MATCH], loss_mean(s, res, MATCH, b[MATCH]),
-                loss_sd(s, res, MATCH, b[MATCH]), sc->rates[b[MATCH]], s->dim, res->params[FULL],
-                loss_mean(s, res, FULL, b[FULL]), loss_sd(s, res, FULL, b[FULL]),
-                sc->rates[b[FULL]]);
-    int half = loss_mean(s, res, MATCH, b[MATCH]) < loss_mean(s, res, FREE, b[FREE]);
-    int twice = loss_mean(s, res, FULL, b[FULL]) < loss_mean(s, res, FREE, b[FREE]);
-    report_text(o, "The candidates, weighed. Parameter count: with half the free A's count "
-                   "(r = r*) the factored form ends %s, with twice its count (r = d) %s: %s. "
-                   "A rank limit: r = d has none and ends %s%s. An implicit bias towards low "
-                   "rank: the free A %s (%.0f%% of its squared norm in its top %zu "
-                   "directions). What is left is how a product of two matrices moves under "
-                   "gradient steps: each factor's step is scaled by the other factor, so "
-                   "directions that have grown grow faster (Arora, Cohen and Hazan, 2018; "
-                   "Gunasekar et al., 2017). The chapter measures what helps here; it does not "
-                   "show why in general.",
-                than_free(s, res, b, MATCH), than_free(s, res, b, FULL),
-                half && twice ? "the count does not decide it" : "the count may matter",
-                than_free(s, res, b, FULL), twice ? ", so the limit is not what helps" : "",
-                share >= 0.9 ? "finds the low rank by itself as well" : "stays of higher rank",
-                100.0 * share, s->teacher);
-    size_t n = s->seeds;
-    report_text(o, "The learning rate matters as much as the form (L5). The forms prefer "
-                   "different rates, and at the largest one, %g, the free A ends at %.3f and "
-                   "W_q^T W_k (r = r*) at %.3f. A comparison at one shared rate can show either "
-                   "form ahead; compared each at its best, the factored form ends at %.2f of "
-                   "the free A's loss. In spreads over runs the gap is %.1f, while training the "
-                   "free A again with other batch orders moves its mean by %.0f%% (%.1f "
-                   "spreads): the gap is real, but not many spreads wide. %s",
-                sc->rates[top], loss_mean(s, res, FREE, top), loss_mean(s, res, MATCH, top),
-                loss_mean(s, res, MATCH, b[MATCH]) / loss_mean(s, res, FREE, b[FREE]),
-                gap_in_spreads(res->loss[FREE][b[FREE]], res->loss[MATCH][b[MATCH]], n),
-                100.0 * fabs(mean_of(res->again, n) / loss_mean(s, res, FREE, b[FREE]) - 1.0),
-                fabs(gap_in_spreads(res->loss[FREE][b[FREE]], res->again, n)),
-                capped ? "Some runs of the free A were still improving when the step cap "
-                         "stopped them, so part of the gap is speed; --full trains longer."
-                       : "Every run of the free A stopped because its loss no longer improved.");
+        capped += res->capped[k][best_rate(s, sc, res, k)];
+    report_text(o, "Paired by seed and teacher, each form at the rate its validation loss "
+                   "chose: W_q^T W_k with r = r* ends at %.2f of the free A's test loss "
+                   "(%.2f in its worst pair), with r = d at %.2f (worst %.2f); the free A "
+                   "trained again with other batch orders at %.2f (worst %.2f), which is how "
+                   "far noise alone moves it. %s",
+                match, worst_match, full, worst_full, again, worst_again,
+                capped ? "Some runs at the chosen rates stopped at the step cap, so part of "
+                         "a gap can be speed; --full trains longer."
+                       : "Every run at the chosen rates stopped because its validation loss "
+                         "no longer improved.");
+    report_text(o, "Why, tested one candidate at a time. Parameter count and rank: r = d has "
+                   "twice the free A's parameters and no rank limit, and ends at %.2f of its "
+                   "loss, so neither fewer parameters nor a rank limit %s. Initialisation: the "
+                   "free A starts at zero, W_q^T W_k at the product of two small random "
+                   "factors; a free A started at such a product ends at %.2f of the free A's "
+                   "loss, so the start %s. Low rank as such: every form learns a nearly "
+                   "rank-%zu matrix (beyond the top %zu directions the free A keeps %.2f%% of "
+                   "its squared norm, from the random start %.2f%%, r = d %.2f%%), so what "
+                   "differs is not which directions are learned but how far: the largest "
+                   "singular value reaches %.1f for the free A and %.1f for r = d (mean over "
+                   "runs), and with a more confident score the cross-entropy is lower. That "
+                   "leaves the optimiser: Adam steps every entry of a free A by about the "
+                   "learning rate, whatever its gradient, while a step of W_q or W_k moves "
+                   "A = W_q^T W_k in proportion to the other factor, so a direction that has "
+                   "grown grows faster. Gradient descent on such a product from a small start "
+                   "is also known to lean towards small nuclear norm (Gunasekar et al., "
+                   "2017). The optimiser itself is not varied here (every run uses Adam), so "
+                   "this last reading is what the measurements leave, not what they show.",
+                full, full < 0.9 ? "is what helps" : "is shown to decide it", start,
+                start < 0.8 ? "accounts for much of the gap" : "is not what helps", s->teacher,
+                s->teacher, 100.0 * t_free, 100.0 * t_rand, 100.0 * t_full,
+                mean_of(res->top[FREE], n), mean_of(res->top[FULL], n));
+    report_text(o, "The learning rate matters as much as the form (L5): at the largest rate, "
+                   "%g, the free A ends at %.3f and W_q^T W_k (r = r*) at %.3f; a comparison "
+                   "at one shared rate can show either form ahead.",
+                sc->rates[top], mean_of(res->test[FREE][top], n),
+                mean_of(res->test[MATCH][top], n));
 }
 
 static void bilinear_section(const invent_opts *o, const sizes *s, const schedule *sc)
@@ -819,29 +851,36 @@ static void bilinear_section(const invent_opts *o, const sizes *s, const schedul
     report_text(o, "A teacher scores 8 Gaussian candidates x_i (d = %zu) against a query x_L "
                    "with x_L^T A* x_i, A* of rank r* = %zu; the label is its favourite. Students "
                    "learn the same kind of score: a free d x d matrix A (started at zero), or "
-                   "W_q^T W_k through rank r (started small and random), on the same %zu "
-                   "examples, with Adam (batches of %zu) at %zu learning rates, %zu runs each. "
-                   "A run stops when %zu held-out evaluations in a row (every %zu steps) have "
-                   "not lowered its best loss by 1%%, or after %zu steps; its result is the "
-                   "lowest held-out loss it reached.",
-                s->dim, s->teacher, sc->train_examples, sc->bilinear.batch, sc->n_rates,
+                   "W_q^T W_k through rank r (started small and random), with Adam (batches "
+                   "of %zu) at %zu learning rates, on %zu training examples, %zu runs each, "
+                   "every form on the same teachers and data. A run stops when %zu "
+                   "evaluations in a row (every %zu steps) on %zu validation examples have "
+                   "not lowered its best loss by 1%%, or after %zu steps; the learning rate "
+                   "of each form is the one with the lowest mean validation loss; what is "
+                   "reported is the loss on %zu test examples that neither choice saw.",
+                s->dim, s->teacher, sc->bilinear.batch, sc->n_rates, sc->train_examples,
                 s->seeds, sc->bilinear.patience, sc->bilinear.steps / (sc->bilinear.points - 1),
-                sc->bilinear.steps);
+                sc->test_examples, sc->bilinear.steps, sc->test_examples);
     scope *sec = scope_open();
     bilinear_results res = {0};
     res.teacher = scope_vector(sec, s->dim);
-    for (size_t li = 0; li < sc->n_rates; li++)
-        res.spectrum[li] = scope_vector(sec, s->dim);
-    bilinear_train(o, s, sc, &res);
+    for (size_t k = 0; k < FORMS; k++)
+        for (size_t li = 0; li < sc->n_rates; li++)
+            res.spectrum[k][li] = scope_vector(sec, s->dim);
+    bilinear_grid(o, s, sc, &res);
+    for (size_t k = 0; k < FORMS; k++)
+        memcpy(res.top[k], res.largest[k][best_rate(s, sc, &res, k)], sizeof res.top[k]);
+    bilinear_controls(o, s, sc, &res);
     for (size_t k = 0; k < FORMS; k++) {
         char name[40];
-        snprintf(name, sizeof name, "lowest_loss_rank%zu", sc->ranks[k]);
-        gsl_matrix_view L = gsl_matrix_view_array_with_tda(&res.loss[k][0][0], sc->n_rates,
+        snprintf(name, sizeof name, k == FREE_RANDOM ? "test_loss_random_start"
+                                                     : "test_loss_rank%zu", sc->ranks[k]);
+        gsl_matrix_view L = gsl_matrix_view_array_with_tda(&res.test[k][0][0], sc->n_rates,
                                                            s->seeds, MAX_SEEDS);
         chapter_dump(o, name, &L.matrix);
     }
     bilinear_table(o, s, sc, &res);
-    bilinear_checks(o, s, sc, &res);
+    bilinear_checks(s, sc, &res);
     bilinear_plot(o, s, sc, &res);
     bilinear_verdict(o, s, sc, &res);
     scope_close(sec);
@@ -875,10 +914,10 @@ static schedule make_schedule(const sizes *s)
     schedule sc = {
         .recall = {.steps = 300, .batch = 16, .rate = 0.02, .points = 2},
         .score = {.steps = 1000, .batch = 16, .rate = 0.05, .points = 2},
-        .bilinear = {.steps = 3000, .batch = 16, .points = 31, .patience = 5},
+        .bilinear = {.steps = 12000, .batch = 16, .points = 121, .patience = 5},
         .rates = {0.01, 0.03, 0.1},
         .n_rates = 3,
-        .ranks = {0, s->teacher - 1, s->teacher, s->dim},
+        .ranks = {0, s->teacher - 1, s->teacher, s->dim, 0},
         .train_examples = 1024,
         .test_examples = 256,
     };
