@@ -774,13 +774,6 @@ static void bilinear_checks(const sizes *s, const schedule *sc, const bilinear_r
                   0.8);
     check_control("L4", "the free A against itself, trained again with other batch orders");
     check_at_most("L4", NULL, paired_ratio(res->again, free_t, n, NULL), 0.8);
-    check_at_most("L4", "so does W_q^T W_k with r = d, no rank limit and 2 d^2 parameters "
-                        "(paired ratio)", paired_ratio(best_test(s, sc, res, FULL), free_t, n,
-                                                       NULL), 0.8);
-    check_control("L4", "a free A started where r = d starts (the product of two random "
-                        "factors)");
-    check_at_most("L4", NULL, paired_ratio(best_test(s, sc, res, FREE_RANDOM), free_t, n, NULL),
-                  0.8);
     double better[MAX_SEEDS];
     for (size_t j = 0; j < n; j++)
         better[j] = fmin(free_t[j], best_test(s, sc, res, MATCH)[j]);
@@ -861,26 +854,31 @@ static void bilinear_verdict(const invent_opts *o, const sizes *s, const schedul
                          "no longer improved.");
     report_text(o, "Why, tested one candidate at a time. Parameter count and rank: r = d has "
                    "twice the free A's parameters and no rank limit, and ends at %.2f of its "
-                   "loss, so neither fewer parameters nor a rank limit %s. Initialisation: the "
+                   "loss, %s. Initialisation: the "
                    "free A starts at zero, W_q^T W_k at the product of two small random "
                    "factors; a free A started at such a product ends at %.2f of the free A's "
-                   "loss, so the start %s. Low rank as such: every form learns a nearly "
-                   "rank-%zu matrix (beyond the top %zu directions the free A keeps %.2f%% of "
-                   "its squared norm, from the random start %.2f%%, r = d %.2f%%), so what "
-                   "differs is not which directions are learned but how far: the largest "
-                   "singular value reaches %.1f for the free A and %.1f for r = d (mean over "
-                   "runs), and with a more confident score the cross-entropy is lower. That "
-                   "leaves the optimiser: Adam steps every entry of a free A by about the "
-                   "learning rate, whatever its gradient, while a step of W_q or W_k moves "
-                   "A = W_q^T W_k in proportion to the other factor, so a direction that has "
-                   "grown grows faster. Gradient descent on such a product from a small start "
-                   "is also known to lean towards small nuclear norm (Gunasekar et al., "
-                   "2017). The optimiser itself is not varied here (every run uses Adam), so "
-                   "this last reading is what the measurements leave, not what they show.",
-                full, full < 0.9 ? "is what helps" : "is shown to decide it", start,
-                start < 0.8 ? "accounts for much of the gap" : "is not what helps", s->teacher,
+                   "loss, so the start %s. The learned matrices: beyond the top %zu "
+                   "directions the free A keeps %.2f%% of its squared norm (from the random "
+                   "start %.2f%%, r = d %.2f%%), and its largest singular value reaches %.1f "
+                   "against %.1f for r = d (means over runs).",
+                full,
+                full <= 0.8  ? "so neither fewer parameters nor a rank limit is what helps here"
+                : full < 0.95 ? "so the rank limit is part of what helps here, not all of it"
+                              : "level with the free A or above it: at this size what helps is the "
+                                "rank limit r = r*, not factoring as such",
+                start, start < 0.8 ? "accounts for much of the gap" : "is not what helps",
                 s->teacher, 100.0 * t_free, 100.0 * t_rand, 100.0 * t_full,
                 mean_of(res->top[FREE], n), mean_of(res->top[FULL], n));
+    if (full <= 0.8 && start >= 0.8)
+        report_text(o, "With count, rank and start ruled out, what is left is how each form "
+                       "moves under the optimiser. Adam steps every entry of a free A by about "
+                       "the learning rate, whatever its gradient, while a step of W_q or W_k "
+                       "moves A = W_q^T W_k in proportion to the other factor, so a direction "
+                       "that has grown grows faster; gradient descent on such a product from "
+                       "a small start is also known to lean towards small nuclear norm "
+                       "(Gunasekar et al., 2017). The optimiser itself is not varied here "
+                       "(every run uses Adam), so this reading is what the measurements "
+                       "leave, not what they show.");
     report_text(o, "The learning rate matters as much as the form (L5): at the largest rate, "
                    "%g, the free A ends at %.3f and W_q^T W_k (r = r*) at %.3f; a comparison "
                    "at one shared rate can show either form ahead.",
