@@ -22,19 +22,19 @@ plot for [k = 0:forms - 1] data index k using 1:2:3 with yerrorlines lt k + 1 ti
 unset logscale
 set lmargin at screen 0.72
 set rmargin at screen 0.97
-set title "singular values of A (run 1)"
+set title "singular values, run 1"
 set xlabel "index j (largest first)"
 set ylabel "s_j / s_1"
 set xrange [0.5:dim + 0.5]
 set yrange [0:1.05]
 set xtics 1
-set key at graph 0.98, graph 0.55 right box lc rgb "#cccccc" opaque width 1
+set key at graph 0.98, graph 0.98 right top box lc rgb "#cccccc" opaque width 1
 set arrow from teacher + 0.5, graph 0 to teacher + 0.5, graph 1 nohead dt 2 lw 2 lc rgb accent
 set label sprintf("r* = %d", teacher) at teacher + 0.5, graph 0.6 left offset 0.5,0 tc rgb accent
 set style fill solid 0.85 noborder
 set boxwidth 0.4
 set boxwidth 0.27
-plot data index forms using ($1 - 0.27):2 with boxes lt 2 title "learned free A", \
-     ''   index forms using 1:3 with boxes lt 3 title "learned W_q^T W_k, r = d", \
-     ''   index forms using ($1 + 0.27):4 with boxes lt 7 title "teacher A*"
+plot data index forms using ($1 - 0.27):2 with boxes lt 2 title "free A", \
+     ''   index forms using 1:3 with boxes lt 3 title "W_q^T W_k, r = d", \
+     ''   index forms using ($1 + 0.27):4 with boxes lt 7 title "teacher"
 unset multiplot
