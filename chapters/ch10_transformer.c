@@ -13,10 +13,14 @@
  * This chapter builds that block from the library and checks it against
  * the same block written out directly as matrix expressions (claim T1);
  * `make check-framework` then recomputes it with PyTorch from the --dump
- * files. Finally it maps each component back to the step that required it
- * (T2), on a small task that a block with hand-set weights solves: taking
- * out a component the task needs makes it fail; taking out one it does not
- * need leaves it solved, and the chapter says which are which.
+ * files. Then it maps each part back to the step that asked for it (T2):
+ * a two-head block is trained on a small task built around those needs,
+ * and each part is taken out and the rest trained again; a part is called
+ * needed only when every run without it fails, and each such failure is
+ * shown beside the near miss of a task without that part's reason.
+ * Finally it shows what one block cannot (T3): why the skips and the norms
+ * matter once blocks are stacked, with gradients, token spread and a few
+ * training steps over 1 to 32 blocks.
  */
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_statistics.h>

@@ -10,7 +10,8 @@
  *       an interaction between two inputs (sign agreement);
  *   I5  the additive tanh score with a bias and a few units, on the same task;
  *   L4  one free matrix A against the factored W_q^T W_k, each trained until
- *       its held-out loss stops improving, at several learning rates;
+ *       its validation loss stops improving, at the rate that validation
+ *       chose, compared on a test set, paired by seed and teacher;
  *   L5  how the final loss of each form depends on the learning rate.
  * Every claim is shown beside a control that must fail: a wrong backward
  * pass, a product without the interaction, a unit with a bias, the other form.
