@@ -392,8 +392,8 @@ static const struct {
 #define T2_HEADS 2
 #define T2_HIDDEN 16
 #define T2_TRAIN 256 /* training sequences */
-#define T2_TEST 128  /* held-out sequences */
-#define T2_BATCH 8
+#define T2_TEST 64   /* held-out sequences */
+#define T2_BATCH 4
 #define T2_STEPS 400
 #define T2_RUNS 2
 #define T2_FAILS 0.8 /* accuracy at most this: the task fails (chance 0.5) */
