@@ -970,7 +970,7 @@ static schedule make_schedule(const sizes *s)
 {
     schedule sc = {
         .recall = {.steps = 1200, .batch = 16, .rate = 0.02, .points = 13, .patience = 3},
-        .recall_attention = {.steps = 1200, .batch = 16, .rate = 0.02, .points = 13,
+        .recall_attention = {.steps = 500, .batch = 16, .rate = 0.02, .points = 6,
                              .patience = 3},
         .score = {.steps = 1000, .batch = 16, .rate = 0.05, .points = 2},
         .bilinear = {.steps = 12000, .batch = 16, .points = 121, .patience = 5},
