@@ -587,9 +587,9 @@ static void map_section(const invent_opts *o)
                    "W_o held at the identity gives %.2f-%.2f (%s)%s The skips give %.2f-%.2f "
                    "(%s) and the norms %.2f-%.2f (%s) in one block; their reasons, a deep "
                    "stack that still trains and a stream kept in range, are T3's. The scale "
-                   "1/sqrt(dk) is not taken out: with dk = %d it only rescales a score that "
-                   "Adam can rescale, and its reason, a softmax that does not saturate as dk "
-                   "grows, is chapter 7's S7.",
+                   "1/sqrt(dk) is not taken out: its reason, a softmax that does not saturate "
+                   "as dk grows, is not one that a block with dk = %d meets, and chapter 7's "
+                   "S7 shows it where it applies.",
                 res.lo[ABL_MLP], res.hi[ABL_MLP], verdict(&res, ABL_MLP), res.lo[ABL_BARE],
                 res.hi[ABL_BARE], verdict(&res, ABL_BARE),
                 bare ? "So the product v * s comes from attention itself: v sits in the "
