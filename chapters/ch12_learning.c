@@ -352,9 +352,12 @@ static void recall_section(const invent_opts *o, const sizes *s, const schedule 
     report_text(o, "%zu of the %zu recurrent runs were stopped by the step cap, not by the "
                    "rule. %s",
                 res.rnn_capped, res.runs,
-                res.rnn_capped ? "Where a run was capped, its accuracy is what that budget "
-                                 "reached, not the state's capacity; --full trains up to "
-                                 "20000 steps on four times the data."
+                res.rnn_capped && !s->full
+                    ? "Where a run was capped, its accuracy is what that budget reached, not "
+                      "the state's capacity; --full trains up to 20000 steps on four times "
+                      "the data."
+                : res.rnn_capped ? "Where a run was capped, its accuracy is what 20000 steps "
+                                   "reached, a lower bound on what the state can hold."
                                : "Every recurrent run ended because its held-out loss stopped "
                                  "improving: what falls with the pairs is what the state "
                                  "holds, not what the budget allowed.");
