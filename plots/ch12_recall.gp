@@ -14,4 +14,4 @@ plot 1.0 / keys with lines lt 7 dt 3 lw 1.5 notitle, \
      data index 0 using 1:4:5 with yerrorlines lt 1 title sprintf("attention, %d parameters", att_params), \
      ''   index 0 using 1:2:3 with yerrorlines lt 2 title sprintf("recurrent, %d parameters", rnn_params), \
      ''   index 0 using 1:6 with linespoints lt 7 dt 2 title "guessing among the values seen", \
-     ''   index 1 using 1:2:3 with yerrorbars lt 3 pt 9 ps 2 title "attention, labels shuffled (control)"
+     ''   index 1 using 1:2:3 with yerrorlines lt 3 dt 4 title "attention with W_q zeroed after training (control)"

@@ -141,3 +141,32 @@ Test(block, tensors_cover_every_parameter_once)
     block_free(w);
     gsl_rng_free(r);
 }
+
+/* with neither skips nor norms the block is MLP(MHA(X)); with skips and no norms,
+ * H = X + MHA(X), Y = H + MLP(H) */
+Test(block, the_ablations_leave_out_what_they_say)
+{
+    gsl_rng *r = rng_new(11);
+    block_weights *w = block_new(6, 2, 8, r);
+    gsl_matrix *X = mat_gaussian(4, 6, 1.0, r), *Y = gsl_matrix_alloc(4, 6);
+    gsl_matrix *A = gsl_matrix_alloc(4, 6), *M = gsl_matrix_alloc(4, 6);
+    block_trace *tr = block_trace_new(4, w);
+    mlp_trace *mt = mlp_trace_new(4, w->mlp);
+    w->no_norms = 1;
+    cr_assert_eq(mha_forward(w->attn, X, ATTN_CAUSAL, tr->attn, A), INVENT_OK);
+    gsl_matrix_add(A, X);
+    cr_assert_eq(mlp_forward(w->mlp, A, mt, M), INVENT_OK);
+    gsl_matrix_add(M, A);
+    cr_assert_eq(block_forward(w, X, tr, Y), INVENT_OK);
+    cr_assert_lt(mat_max_abs_diff(Y, M), 1e-12, "skips, no norms");
+    w->no_skips = 1;
+    cr_assert_eq(mha_forward(w->attn, X, ATTN_CAUSAL, tr->attn, A), INVENT_OK);
+    cr_assert_eq(mlp_forward(w->mlp, A, mt, M), INVENT_OK);
+    cr_assert_eq(block_forward(w, X, tr, Y), INVENT_OK);
+    cr_assert_lt(mat_max_abs_diff(Y, M), 1e-12, "neither skips nor norms");
+    gsl_matrix_free(X), gsl_matrix_free(Y), gsl_matrix_free(A), gsl_matrix_free(M);
+    block_trace_free(tr);
+    mlp_trace_free(mt);
+    block_free(w);
+    gsl_rng_free(r);
+}

@@ -21,7 +21,7 @@ static void agrees(const char *name)
     cr_assert_not_null(c, "no gradient check named '%s'", name);
     for (unsigned long seed = 1; seed <= 3; seed++) {
         gsl_rng *r = rng_new(seed);
-        double e = c->run(r);
+        double e = c->run(r, 0);
         gsl_rng_free(r);
         cr_log_info("%-28s seed %lu: relative error %.2e", name, seed, e);
         cr_assert(e <= 1e-6, "backward pass of %s: relative error %g against finite "
@@ -42,20 +42,28 @@ Test(grad, cross_entropy) { agrees("cross-entropy"); }
 Test(grad, mlp_relu) { agrees("MLP (ReLU)"); }
 Test(grad, block_post_norm) { agrees("block (post-norm)"); }
 Test(grad, block_pre_norm) { agrees("block (pre-norm)"); }
+Test(grad, block_without_skips) { agrees("block (pre-norm, no skips)"); }
+Test(grad, block_without_norms) { agrees("block (post-norm, no norms)"); }
 
-Test(grad, a_wrong_layernorm_backward_is_caught)
+Test(grad, every_near_miss_is_caught)
 {
-    gsl_rng *r = rng_new(2);
-    double e = gradcheck_wrong_layernorm(r);
-    gsl_rng_free(r);
-    cr_assert_gt(e, 1e-2, "dropping the mean terms should be far off, not %g", e);
+    size_t n;
+    const gradcheck_case *c = gradcheck_cases(&n);
+    for (size_t k = 0; k < n; k++)
+        for (unsigned long seed = 1; seed <= 3; seed++) {
+            gsl_rng *r = rng_new(seed);
+            double e = c[k].run(r, 1);
+            gsl_rng_free(r);
+            cr_assert_gt(e, 1e-2, "%s, near miss (%s): should be far off, not %g (seed %lu)",
+                         c[k].name, c[k].near_miss, e, seed);
+        }
 }
 
 Test(grad, every_case_is_listed_once)
 {
     size_t n;
     const gradcheck_case *c = gradcheck_cases(&n);
-    cr_assert_eq(n, 13);
+    cr_assert_eq(n, 15);
     for (size_t k = 0; k < n; k++)
         cr_assert_eq(gradcheck_find(c[k].name), &c[k]);
     cr_assert_null(gradcheck_find("no such pass"));

@@ -213,9 +213,10 @@ Test(models, score_gradients_and_library_agreement)
 {
     gsl_rng *r = rng_new(7);
     task_data *d = task_sign_agreement(1, 3.0, r);
-    const score_kind kinds[] = {SCORE_PRODUCT, SCORE_ADDITIVE, SCORE_ADDITIVE_BIAS};
-    const size_t counts[] = {7, 10, 13};
-    for (int kind = 0; kind < 3; kind++) {
+    const score_kind kinds[] = {SCORE_PRODUCT, SCORE_ADDITIVE, SCORE_ADDITIVE_BIAS,
+                                SCORE_SELF_PRODUCT};
+    const size_t counts[] = {7, 10, 13, 7};
+    for (int kind = 0; kind < 4; kind++) {
         train_model m;
         cr_assert_eq(learn_score(kinds[kind], 3, r, &m), INVENT_OK);
         cr_assert_eq(params_count(m.params), counts[kind]);

@@ -3,6 +3,7 @@
 #include <math.h>
 #include <string.h>
 
+#include <gsl/gsl_blas.h>
 #include <gsl/gsl_randist.h>
 
 #include "activation.h"
@@ -95,7 +96,8 @@ static double linear_loss(void *ctx)
     return linear_forward(c->X, c->W, &bias.vector, c->b.Y) ? NAN : fdcheck_probe(c->b.Y, c->b.R);
 }
 
-static double check_linear(gsl_rng *r)
+/* near miss: the bias gradient read from the first row of dY, not summed over the rows */
+static double check_linear(gsl_rng *r, int near_miss)
 {
     linear_case c = {.b.ok = 1};
     c.X = tensor(&c.b, 4, 3, r);
@@ -107,6 +109,9 @@ static double check_linear(gsl_rng *r)
         gsl_vector_view db = row0(grad_of(&c.b, c.bias));
         status = linear_backward(c.X, c.W, c.b.R, grad_of(&c.b, c.X), grad_of(&c.b, c.W),
                                  &db.vector);
+        gsl_vector_view first = row0(c.b.R);
+        if (near_miss)
+            gsl_vector_memcpy(&db.vector, &first.vector);
     }
     gsl_matrix *const checked[] = {c.X, c.W, c.bias};
     return verdict(&c.b, linear_loss, checked, 3, status);
@@ -140,7 +145,19 @@ static void away_from_zero(gsl_matrix *X)
         }
 }
 
-static double check_activation(gsl_rng *r, int relu)
+/* dX <- dY * (1 - X^2) for tanh (the derivative taken at the input, not from the output
+ * y = tanh x), dX <- dY for ReLU (the mask forgotten) */
+static void activation_near_miss(const gsl_matrix *X, const gsl_matrix *dY, int relu,
+                                 gsl_matrix *dX)
+{
+    for (size_t i = 0; i < X->size1; i++)
+        for (size_t j = 0; j < X->size2; j++) {
+            double x = gsl_matrix_get(X, i, j);
+            gsl_matrix_set(dX, i, j, gsl_matrix_get(dY, i, j) * (relu ? 1.0 : 1.0 - x * x));
+        }
+}
+
+static double check_activation(gsl_rng *r, int relu, int near_miss)
 {
     activation_case c = {.b.ok = 1, .relu = relu};
     c.X = tensor(&c.b, 4, 6, r);
@@ -151,19 +168,21 @@ static double check_activation(gsl_rng *r, int relu)
         activation_loss(&c);
         status = relu ? activation_relu_backward(c.b.Y, c.b.R, grad_of(&c.b, c.X))
                       : activation_tanh_backward(c.b.Y, c.b.R, grad_of(&c.b, c.X));
+        if (near_miss)
+            activation_near_miss(c.X, c.b.R, relu, grad_of(&c.b, c.X));
     }
     gsl_matrix *const checked[] = {c.X};
     return verdict(&c.b, activation_loss, checked, 1, status);
 }
 
-static double check_tanh(gsl_rng *r)
+static double check_tanh(gsl_rng *r, int near_miss)
 {
-    return check_activation(r, 0);
+    return check_activation(r, 0, near_miss);
 }
 
-static double check_relu(gsl_rng *r)
+static double check_relu(gsl_rng *r, int near_miss)
 {
-    return check_activation(r, 1);
+    return check_activation(r, 1, near_miss);
 }
 
 /* ---- row softmax of causally masked scores */
@@ -180,7 +199,8 @@ static double softmax_loss(void *ctx)
     return softmax_rows(c->b.Y, 1.0) ? NAN : fdcheck_probe(c->b.Y, c->b.R);
 }
 
-static double check_softmax(gsl_rng *r)
+/* near miss: dS = P * dP, the row's - P sum(P * dP) term dropped */
+static double check_softmax(gsl_rng *r, int near_miss)
 {
     softmax_case c = {.b.ok = 1};
     c.S = tensor(&c.b, 5, 5, r);
@@ -188,6 +208,10 @@ static double check_softmax(gsl_rng *r)
     int status = c.b.ok && !isnan(softmax_loss(&c)) ? INVENT_OK : INVENT_ENOMEM;
     if (status == INVENT_OK)
         status = softmax_rows_backward(c.b.Y, c.b.R, grad_of(&c.b, c.S));
+    if (status == INVENT_OK && near_miss) {
+        gsl_matrix_memcpy(grad_of(&c.b, c.S), c.b.Y);
+        gsl_matrix_mul_elements(grad_of(&c.b, c.S), c.b.R);
+    }
     gsl_matrix *const checked[] = {c.S};
     return verdict(&c.b, softmax_loss, checked, 1, status);
 }
@@ -207,7 +231,9 @@ static double attention_loss(void *ctx)
                : fdcheck_probe(c->b.Y, c->b.R);
 }
 
-static double check_attention(gsl_rng *r)
+/* near miss: dQ and dK without the scale (the forward pass scaled the scores, the
+ * backward pass forgot it) */
+static double check_attention(gsl_rng *r, int near_miss)
 {
     attention_case c = {.b.ok = 1, .scale = 0.5};
     c.Q = tensor(&c.b, 5, 4, r);
@@ -221,6 +247,10 @@ static double check_attention(gsl_rng *r)
     if (status == INVENT_OK)
         status = attn_backward(c.Q, c.K, c.V, c.scale, c.W, c.b.R, grad_of(&c.b, c.Q),
                                grad_of(&c.b, c.K), grad_of(&c.b, c.V), c.work);
+    if (status == INVENT_OK && near_miss) {
+        gsl_matrix_scale(grad_of(&c.b, c.Q), 1.0 / c.scale);
+        gsl_matrix_scale(grad_of(&c.b, c.K), 1.0 / c.scale);
+    }
     gsl_matrix *const checked[] = {c.Q, c.K, c.V};
     return verdict(&c.b, attention_loss, checked, 3, status);
 }
@@ -251,7 +281,15 @@ static double heads_error(heads_case *c, const mha_weights *g, int status)
     return worst;
 }
 
-static double check_heads(gsl_rng *r)
+/* dW_q: (H dk, d) -> its two heads' row blocks exchanged (a slicing mistake) */
+static void swap_heads(gsl_matrix *dWq, size_t dk)
+{
+    for (size_t i = 0; i < dk; i++)
+        gsl_matrix_swap_rows(dWq, i, dk + i);
+}
+
+/* near miss: the two heads' rows of dW_q exchanged */
+static double check_heads(gsl_rng *r, int near_miss)
 {
     const size_t T = 4, d = 6, H = 2, dk = 3, dv = 2;
     heads_case c = {.b.ok = 1};
@@ -268,6 +306,8 @@ static double check_heads(gsl_rng *r)
         for (int k = 0; k < 4; k++)
             gsl_matrix_set_zero(gw[k]);
         status = mha_backward(c.w, c.X, c.tr, c.b.R, g, grad_of(&c.b, c.X), work);
+        if (near_miss)
+            swap_heads(g->Wq, dk);
     }
     double worst = heads_error(&c, g, status);
     params_free(&c.b.t);
@@ -321,14 +361,9 @@ static double layernorm_run(gsl_rng *r, int wrong)
     return verdict(&c.b, layernorm_loss, checked, 3, status);
 }
 
-static double check_layernorm(gsl_rng *r)
+static double check_layernorm(gsl_rng *r, int near_miss)
 {
-    return layernorm_run(r, 0);
-}
-
-double gradcheck_wrong_layernorm(gsl_rng *r)
-{
-    return layernorm_run(r, 1);
+    return layernorm_run(r, near_miss);
 }
 
 /* ---- the recurrent cell through time; the probe reads every state */
@@ -344,7 +379,33 @@ static double rnn_loss(void *ctx)
     return rnn_unroll(c->cell, c->X, c->b.Y) ? NAN : fdcheck_probe(c->b.Y, c->b.R);
 }
 
-static double check_rnn(gsl_rng *r, rnn_activation act)
+/* near miss: back-propagation cut at every step, as if h_{t-1} were a constant input:
+ * a_t = dH_t * act'(h_t), dW = sum_t a_t h_{t-1}^T, dU = sum_t a_t x_t^T, dX_t = U^T a_t */
+static void truncated_backward(const rnn_cell *cell, const gsl_matrix *X, const gsl_matrix *H,
+                               const gsl_matrix *dH, gsl_matrix *dW, gsl_matrix *dU,
+                               gsl_matrix *dX, gsl_matrix *work)
+{
+    gsl_vector_view a = gsl_matrix_row(work, 0);
+    gsl_matrix_set_zero(dW);
+    gsl_matrix_set_zero(dU);
+    for (size_t t = 0; t < X->size1; t++) {
+        for (size_t i = 0; i < H->size2; i++) {
+            double h = gsl_matrix_get(H, t, i);
+            gsl_vector_set(&a.vector, i, gsl_matrix_get(dH, t, i) *
+                                             (cell->activation == RNN_TANH ? 1.0 - h * h : 1.0));
+        }
+        gsl_vector_const_view x = gsl_matrix_const_row(X, t);
+        gsl_vector_view dx = gsl_matrix_row(dX, t);
+        gsl_blas_dger(1.0, &a.vector, &x.vector, dU);
+        gsl_blas_dgemv(CblasTrans, 1.0, cell->U, &a.vector, 0.0, &dx.vector);
+        if (t > 0) {
+            gsl_vector_const_view h = gsl_matrix_const_row(H, t - 1);
+            gsl_blas_dger(1.0, &a.vector, &h.vector, dW);
+        }
+    }
+}
+
+static double check_rnn(gsl_rng *r, rnn_activation act, int near_miss)
 {
     const size_t n = 6, m = 4, p = 3;
     rnn_case c = {.b.ok = 1};
@@ -358,6 +419,8 @@ static double check_rnn(gsl_rng *r, rnn_activation act)
         gsl_matrix_set_zero(dW);
         gsl_matrix_set_zero(dU);
         status = rnn_unroll_backward(c.cell, c.X, c.b.Y, c.b.R, dW, dU, grad_of(&c.b, c.X), work);
+        if (near_miss)
+            truncated_backward(c.cell, c.X, c.b.Y, c.b.R, dW, dU, grad_of(&c.b, c.X), work);
     }
     double worst = worst_error(&c.b, rnn_loss, (gsl_matrix *const[]){c.X}, 1, status);
     if (!isnan(worst))
@@ -368,14 +431,14 @@ static double check_rnn(gsl_rng *r, rnn_activation act)
     return worst;
 }
 
-static double check_rnn_tanh(gsl_rng *r)
+static double check_rnn_tanh(gsl_rng *r, int near_miss)
 {
-    return check_rnn(r, RNN_TANH);
+    return check_rnn(r, RNN_TANH, near_miss);
 }
 
-static double check_rnn_linear(gsl_rng *r)
+static double check_rnn_linear(gsl_rng *r, int near_miss)
 {
-    return check_rnn(r, RNN_LINEAR);
+    return check_rnn(r, RNN_LINEAR, near_miss);
 }
 
 /* ---- cross-entropy of logits */
@@ -392,11 +455,14 @@ static double xent_case_loss(void *ctx)
     return xent_forward(c->Z, c->y, &loss, NULL) ? NAN : loss;
 }
 
-static double check_xent(gsl_rng *r)
+/* near miss: dZ = softmax(Z) - onehot(y) per row, not divided by the rows of the mean */
+static double check_xent(gsl_rng *r, int near_miss)
 {
     xent_case c = {.b.ok = 1, .y = {2, 0, 4, 1}};
     c.Z = tensor(&c.b, 4, 5, r);
     int status = c.b.ok ? xent_backward(c.Z, c.y, grad_of(&c.b, c.Z)) : INVENT_ENOMEM;
+    if (status == INVENT_OK && near_miss)
+        gsl_matrix_scale(grad_of(&c.b, c.Z), (double)c.Z->size1);
     gsl_matrix *const checked[] = {c.Z};
     return verdict(&c.b, xent_case_loss, checked, 1, status);
 }
@@ -447,7 +513,8 @@ static void mlp_views(mlp_weights *w, gsl_vector_view v[4])
     v[3] = gsl_vector_subvector(w->b2, 0, w->b2->size);
 }
 
-static double check_mlp(gsl_rng *r)
+/* near miss: dW2 = dY^T Z, from the pre-activations instead of F = relu(Z) */
+static double check_mlp(gsl_rng *r, int near_miss)
 {
     const size_t T = 4, d = 5, m = 7;
     mlp_case c = {.b.ok = 1};
@@ -469,6 +536,11 @@ static double check_mlp(gsl_rng *r)
     }
     if (status == INVENT_OK)
         status = mlp_backward(c.w, c.X, c.tr, c.b.R, g, grad_of(&c.b, c.X), work);
+    if (status == INVENT_OK && near_miss) {
+        gsl_matrix_sub(c.tr->F, c.tr->Z); /* F - Z, then dW2 -= dY^T (F - Z) */
+        gsl_blas_dgemm(CblasTrans, CblasNoTrans, -1.0, c.b.R, c.tr->F, 1.0, g->W2);
+        status = mlp_forward(c.w, c.X, c.tr, c.b.Y); /* the trace restored */
+    }
     double worst = worst_error(&c.b, mlp_loss, (gsl_matrix *const[]){c.X}, 1, status);
     if (!isnan(worst))
         worst = worse(worst, tensors_error(mlp_loss, &c, v, gv, 4));
@@ -494,7 +566,10 @@ static double block_loss(void *ctx)
 
 /* a block of T = 4 tokens, d = 6, 2 heads, m = 8: forward, backward, and
  * every tensor's gradient (X and the 12 of the weights) against differences */
-static double check_block(gsl_rng *r, block_norm norm)
+/* near miss: dX without the first skip's identity term, or, for a block without skips,
+ * with it */
+static double check_block(gsl_rng *r, block_norm norm, int no_skips, int no_norms,
+                          int near_miss)
 {
     const size_t T = 4, d = 6, H = 2, m = 8;
     block_case c = {.b.ok = 1};
@@ -507,6 +582,8 @@ static double check_block(gsl_rng *r, block_norm norm)
     int status = c.b.ok && g && work && c.tr ? INVENT_OK : INVENT_ENOMEM;
     if (status == INVENT_OK) {
         c.w->norm = norm;
+        c.w->no_skips = no_skips;
+        c.w->no_norms = no_norms;
         jitter((gsl_vector *const[]){c.w->gamma1, c.w->beta1, c.w->mlp->b1, c.w->mlp->b2,
                                      c.w->gamma2, c.w->beta2}, 6, r);
         block_set_zero(g);
@@ -514,6 +591,10 @@ static double check_block(gsl_rng *r, block_norm norm)
     }
     if (status == INVENT_OK)
         status = block_backward(c.w, c.X, c.tr, c.b.R, g, grad_of(&c.b, c.X), work);
+    if (status == INVENT_OK && near_miss && no_skips)
+        gsl_matrix_add(grad_of(&c.b, c.X), work->dR1);
+    else if (status == INVENT_OK && near_miss)
+        gsl_matrix_sub(grad_of(&c.b, c.X), work->dR1);
     double worst = worst_error(&c.b, block_loss, (gsl_matrix *const[]){c.X}, 1, status);
     gsl_vector_view v[BLOCK_TENSORS], gv[BLOCK_TENSORS];
     if (!isnan(worst)) {
@@ -529,30 +610,50 @@ static double check_block(gsl_rng *r, block_norm norm)
     return worst;
 }
 
-static double check_block_post(gsl_rng *r)
+static double check_block_post(gsl_rng *r, int near_miss)
 {
-    return check_block(r, BLOCK_POST_NORM);
+    return check_block(r, BLOCK_POST_NORM, 0, 0, near_miss);
 }
 
-static double check_block_pre(gsl_rng *r)
+static double check_block_pre(gsl_rng *r, int near_miss)
 {
-    return check_block(r, BLOCK_PRE_NORM);
+    return check_block(r, BLOCK_PRE_NORM, 0, 0, near_miss);
+}
+
+static double check_block_no_skips(gsl_rng *r, int near_miss)
+{
+    return check_block(r, BLOCK_PRE_NORM, 1, 0, near_miss);
+}
+
+static double check_block_no_norms(gsl_rng *r, int near_miss)
+{
+    return check_block(r, BLOCK_POST_NORM, 0, 1, near_miss);
 }
 
 static const gradcheck_case cases[] = {
-    {"linear", "dX, dW, db", check_linear},
-    {"tanh", "dX", check_tanh},
-    {"relu", "dX", check_relu},
-    {"softmax (causal mask)", "dS", check_softmax},
-    {"attention (one head)", "dQ, dK, dV", check_attention},
-    {"attention (two heads, W_o)", "dX, dW_q, dW_k, dW_v, dW_o", check_heads},
-    {"layer normalisation", "dX, dgamma, dbeta", check_layernorm},
-    {"recurrent cell (tanh)", "dX, dW, dU through time", check_rnn_tanh},
-    {"recurrent cell (linear)", "dX, dW, dU through time", check_rnn_linear},
-    {"cross-entropy", "dZ", check_xent},
-    {"MLP (ReLU)", "dX, dW1, db1, dW2, db2", check_mlp},
-    {"block (post-norm)", "dX and all 12 weight tensors", check_block_post},
-    {"block (pre-norm)", "dX and all 12 weight tensors", check_block_pre},
+    {"linear", "dX, dW, db", check_linear, "db from the first row, not summed over rows"},
+    {"tanh", "dX", check_tanh, "1 - x^2 at the input, not 1 - y^2"},
+    {"relu", "dX", check_relu, "the mask forgotten: dX = dY"},
+    {"softmax (causal mask)", "dS", check_softmax, "the row-sum term dropped: dS = P * dP"},
+    {"attention (one head)", "dQ, dK, dV", check_attention, "the scale left out of dQ, dK"},
+    {"attention (two heads, W_o)", "dX, dW_q, dW_k, dW_v, dW_o", check_heads,
+     "the heads' rows of dW_q exchanged"},
+    {"layer normalisation", "dX, dgamma, dbeta", check_layernorm,
+     "the two mean terms dropped: dX = rstd gamma dY"},
+    {"recurrent cell (tanh)", "dX, dW, dU through time", check_rnn_tanh,
+     "cut at every step: no gradient back through W"},
+    {"recurrent cell (linear)", "dX, dW, dU through time", check_rnn_linear,
+     "cut at every step: no gradient back through W"},
+    {"cross-entropy", "dZ", check_xent, "not divided by the rows of the mean"},
+    {"MLP (ReLU)", "dX, dW1, db1, dW2, db2", check_mlp, "dW2 from Z, not from relu(Z)"},
+    {"block (post-norm)", "dX and all 12 weight tensors", check_block_post,
+     "dX without the first skip's identity term"},
+    {"block (pre-norm)", "dX and all 12 weight tensors", check_block_pre,
+     "dX without the first skip's identity term"},
+    {"block (pre-norm, no skips)", "dX and all 12 weight tensors", check_block_no_skips,
+     "dX with a skip's identity term it does not have"},
+    {"block (post-norm, no norms)", "dX and all 12 weight tensors", check_block_no_norms,
+     "dX without the first skip's identity term"},
 };
 
 const gradcheck_case *gradcheck_cases(size_t *n)

@@ -20,6 +20,7 @@
 #include "head_roles.h"
 #include "kv_memory.h"
 #include "learn_bilinear.h"
+#include "learn_block.h"
 #include "learn_recall.h"
 #include "learn_score.h"
 #include "ngram.h"

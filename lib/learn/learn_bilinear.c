@@ -114,3 +114,12 @@ int learn_bilinear_matrix(const train_model *m, gsl_matrix *A)
     }
     return mat_mul(b->ps.value[1], CblasTrans, b->ps.value[0], CblasNoTrans, A);
 }
+
+int learn_bilinear_set_matrix(train_model *m, const gsl_matrix *A)
+{
+    bilinear_model *b = m->self;
+    if (b->rank || A->size1 != b->ps.value[0]->size1 || A->size2 != b->ps.value[0]->size2)
+        return INVENT_ESHAPE;
+    gsl_matrix_memcpy(b->ps.value[0], A);
+    return INVENT_OK;
+}

@@ -18,4 +18,8 @@ int learn_bilinear(size_t d, size_t rank, gsl_rng *r, train_model *out);
  * (W_q^T W_k when factored) */
 int learn_bilinear_matrix(const train_model *m, gsl_matrix *A);
 
+/* a free model from learn_bilinear (rank 0), A: (d, d) -> its A set to A (a start other
+ * than zero); INVENT_ESHAPE for a factored model or a wrong shape */
+int learn_bilinear_set_matrix(train_model *m, const gsl_matrix *A);
+
 #endif

@@ -22,4 +22,8 @@ int learn_recall_rnn(size_t p, size_t m, size_t classes, gsl_rng *r, train_model
 int learn_recall_attention(size_t p, size_t heads, size_t k, size_t classes, gsl_rng *r,
                            train_model *out);
 
+/* an attention reader from learn_recall_attention -> its W_q set to zero: every visible
+ * token weighs the same for the query, the stored pairs averaged (L2's near miss) */
+void learn_recall_attention_blind(train_model *m);
+
 #endif

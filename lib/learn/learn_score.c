@@ -29,9 +29,21 @@ static double logit(const score_model *m, double s, gsl_matrix *z)
     return s;
 }
 
+/* the column of x = (x_i, x_L) that the key factor reads: x_i, or x_L for the
+ * self-product */
+static size_t key_column(const score_model *m)
+{
+    return m->kind == SCORE_SELF_PRODUCT ? 1 : 0;
+}
+
+static int is_product(const score_model *m)
+{
+    return m->kind == SCORE_PRODUCT || m->kind == SCORE_SELF_PRODUCT;
+}
+
 static int product_forward(score_model *m, const gsl_matrix *x, gsl_matrix *z)
 {
-    gsl_matrix_const_view xi = gsl_matrix_const_submatrix(x, 0, 0, 1, 1),
+    gsl_matrix_const_view xi = gsl_matrix_const_submatrix(x, 0, key_column(m), 1, 1),
                           xL = gsl_matrix_const_submatrix(x, 0, 1, 1, 1);
     int status = linear_forward(&xL.matrix, m->ps.value[0], NULL, m->a);
     if (status == INVENT_OK)
@@ -61,13 +73,13 @@ static int score_forward(void *self, const gsl_matrix *x, gsl_matrix *z)
     score_model *m = self;
     if (x->size1 != 1 || x->size2 != 2 || z->size1 != 1 || z->size2 != 2)
         return INVENT_ESHAPE;
-    return m->kind == SCORE_PRODUCT ? product_forward(m, x, z) : additive_forward(m, x, z);
+    return is_product(m) ? product_forward(m, x, z) : additive_forward(m, x, z);
 }
 
 /* ds: the gradient at the score; s = a . b, a = x_L W_q^T, b = x_i W_k^T */
 static int product_backward(score_model *m, const gsl_matrix *x, double ds)
 {
-    gsl_matrix_const_view xi = gsl_matrix_const_submatrix(x, 0, 0, 1, 1),
+    gsl_matrix_const_view xi = gsl_matrix_const_submatrix(x, 0, key_column(m), 1, 1),
                           xL = gsl_matrix_const_submatrix(x, 0, 1, 1, 1);
     gsl_matrix_memcpy(m->da, m->b); /* ds/da = b */
     gsl_matrix_scale(m->da, ds);
@@ -96,7 +108,7 @@ static int score_backward(void *self, const gsl_matrix *x, const gsl_matrix *dz)
     score_model *m = self;
     double ds = gsl_matrix_get(dz, 0, 1); /* class 0's logit is the constant 0 */
     gsl_matrix_set(m->ps.grad[2], 0, 0, gsl_matrix_get(m->ps.grad[2], 0, 0) + ds);
-    return m->kind == SCORE_PRODUCT ? product_backward(m, x, ds) : additive_backward(m, x, ds);
+    return is_product(m) ? product_backward(m, x, ds) : additive_backward(m, x, ds);
 }
 
 static void score_release(void *self)
@@ -113,7 +125,7 @@ static void score_release(void *self)
 static int score_params(score_model *m, size_t h, gsl_rng *r)
 {
     param_set *ps = &m->ps;
-    int ok = m->kind == SCORE_PRODUCT
+    int ok = is_product(m)
                  ? params_add(ps, h, 1, 1.0, r) && params_add(ps, h, 1, 1.0, r)
                  : params_add(ps, h, 2, 1.0, r) && params_add(ps, 1, h, 1.0 / sqrt((double)h), r);
     ok = ok && params_add(ps, 1, 1, 0.0, r);

@@ -75,6 +75,18 @@ task_data *task_recall(size_t examples, size_t pairs, size_t keys, size_t values
     return d;
 }
 
+task_data *task_last_token(const task_data *d)
+{
+    size_t cols = d->n ? d->x[0]->size2 : 1;
+    task_data *last = dataset_new(d->n, 1, cols, d->classes);
+    for (size_t i = 0; last && i < d->n; i++) {
+        gsl_vector_const_view row = gsl_matrix_const_row(d->x[i], d->x[i]->size1 - 1);
+        gsl_matrix_set_row(last->x[i], 0, &row.vector);
+        last->y[i] = d->y[i];
+    }
+    return last;
+}
+
 double task_recall_guess_accuracy(size_t pairs, size_t values)
 {
     if (pairs == 0 || values == 0)

@@ -29,6 +29,11 @@ void task_shuffle_labels(task_data *d, gsl_rng *r);
  * NULL when pairs > keys or out of memory */
 task_data *task_recall(size_t examples, size_t pairs, size_t keys, size_t values, gsl_rng *r);
 
+/* d -> the same examples with every token but the last dropped: for the recall task,
+ * the query alone (what a reader sees if its state is read before the pairs reach it);
+ * NULL when out of memory */
+task_data *task_last_token(const task_data *d);
+
 /* -> the accuracy of a reader of the recall task that remembers which values
  * appeared but not with which key: it guesses uniformly among the distinct
  * values of the `pairs` drawn from `values` (the mean of 1/distinct) */

@@ -163,17 +163,50 @@ static int trace_fits(const block_trace *tr, const gsl_matrix *X)
            is_td(tr->M, X) && is_td(tr->R2, X);
 }
 
-/* out <- a + b, all (T, d) */
-static void skip(const gsl_matrix *a, const gsl_matrix *b, gsl_matrix *out)
+/* out <- a + b, all (T, d); out <- b when the block was told to leave its skips out */
+static void skip(const block_weights *w, const gsl_matrix *a, const gsl_matrix *b,
+                 gsl_matrix *out)
 {
-    gsl_matrix_memcpy(out, a);
-    gsl_matrix_add(out, b);
+    gsl_matrix_memcpy(out, b);
+    if (!w->no_skips)
+        gsl_matrix_add(out, a);
+}
+
+/* the skip's share of a backward pass: dX += dR, unless the skips are left out */
+static void skip_backward(const block_weights *w, const gsl_matrix *dR, gsl_matrix *dX)
+{
+    if (dX && !w->no_skips)
+        gsl_matrix_add(dX, dR);
 }
 
 /* the attention's mask: causal unless the block was told to see the future */
 static attn_mask mask_of(const block_weights *w)
 {
     return w->see_future ? ATTN_BIDIRECTIONAL : ATTN_CAUSAL;
+}
+
+/* Y <- LN(X) with the given gain and shift, or Y <- X when the block was told to leave its
+ * norms out */
+static int norm_forward(const block_weights *w, const gsl_matrix *X, const gsl_vector *gamma,
+                        const gsl_vector *beta, gsl_matrix *Y, gsl_vector *mean,
+                        gsl_vector *rstd)
+{
+    if (!w->no_norms)
+        return layernorm_forward(X, gamma, beta, w->eps, Y, mean, rstd);
+    gsl_matrix_memcpy(Y, X);
+    return INVENT_OK;
+}
+
+/* norm_forward read in reverse: dX +=, dgamma +=, dbeta += (nothing to them without norms) */
+static int norm_backward(const block_weights *w, const gsl_matrix *X, const gsl_vector *gamma,
+                         const gsl_vector *mean, const gsl_vector *rstd, const gsl_matrix *dY,
+                         gsl_matrix *dX, gsl_vector *dgamma, gsl_vector *dbeta)
+{
+    if (!w->no_norms)
+        return layernorm_backward(X, gamma, mean, rstd, dY, dX, dgamma, dbeta);
+    if (dX)
+        gsl_matrix_add(dX, dY);
+    return INVENT_OK;
 }
 
 /* H = LN1(X + MHA(X)), Y = LN2(H + MLP(H)) */
@@ -183,15 +216,15 @@ static int forward_post(const block_weights *w, const gsl_matrix *X, block_trace
     mlp_trace mt = {tr->Z, tr->F};
     int status = mha_forward(w->attn, X, mask_of(w), tr->attn, tr->A);
     if (status == INVENT_OK) {
-        skip(X, tr->A, tr->R1);
-        status = layernorm_forward(tr->R1, w->gamma1, w->beta1, w->eps, tr->H, tr->mean1,
+        skip(w, X, tr->A, tr->R1);
+        status = norm_forward(w, tr->R1, w->gamma1, w->beta1, tr->H, tr->mean1,
                                    tr->rstd1);
     }
     if (status == INVENT_OK)
         status = mlp_forward(w->mlp, tr->H, &mt, tr->M);
     if (status == INVENT_OK) {
-        skip(tr->H, tr->M, tr->R2);
-        status = layernorm_forward(tr->R2, w->gamma2, w->beta2, w->eps, Y, tr->mean2,
+        skip(w, tr->H, tr->M, tr->R2);
+        status = norm_forward(w, tr->R2, w->gamma2, w->beta2, Y, tr->mean2,
                                    tr->rstd2);
     }
     return status;
@@ -202,18 +235,18 @@ static int forward_pre(const block_weights *w, const gsl_matrix *X, block_trace 
                        gsl_matrix *Y)
 {
     mlp_trace mt = {tr->Z, tr->F};
-    int status = layernorm_forward(X, w->gamma1, w->beta1, w->eps, tr->N, tr->mean1, tr->rstd1);
+    int status = norm_forward(w, X, w->gamma1, w->beta1, tr->N, tr->mean1, tr->rstd1);
     if (status == INVENT_OK)
         status = mha_forward(w->attn, tr->N, mask_of(w), tr->attn, tr->A);
     if (status == INVENT_OK) {
-        skip(X, tr->A, tr->R1);
-        status = layernorm_forward(tr->R1, w->gamma2, w->beta2, w->eps, tr->H, tr->mean2,
+        skip(w, X, tr->A, tr->R1);
+        status = norm_forward(w, tr->R1, w->gamma2, w->beta2, tr->H, tr->mean2,
                                    tr->rstd2);
     }
     if (status == INVENT_OK)
         status = mlp_forward(w->mlp, tr->H, &mt, tr->M);
     if (status == INVENT_OK) {
-        skip(tr->R1, tr->M, tr->R2);
+        skip(w, tr->R1, tr->M, tr->R2);
         gsl_matrix_memcpy(Y, tr->R2);
     }
     return status;
@@ -238,19 +271,20 @@ static int backward_post(const block_weights *w, const gsl_matrix *X, const bloc
     gsl_matrix_set_zero(dR2);
     gsl_matrix_set_zero(s->dR1);
     /* Y = LN2(R2) */
-    int status = layernorm_backward(tr->R2, w->gamma2, tr->mean2, tr->rstd2, dY, dR2,
+    int status = norm_backward(w, tr->R2, w->gamma2, tr->mean2, tr->rstd2, dY, dR2,
                                     g->gamma2, g->beta2);
     /* R2 = H + M: the skip hands dR2 to H as it is, and MLP(H) adds its share */
-    gsl_matrix_memcpy(s->dH, dR2);
+    gsl_matrix_set_zero(s->dH);
+    skip_backward(w, dR2, s->dH);
     if (status == INVENT_OK)
         status = mlp_backward(w->mlp, tr->H, &mt, dR2, g->mlp, s->dH, s->mlp);
     /* H = LN1(R1) */
     if (status == INVENT_OK)
-        status = layernorm_backward(tr->R1, w->gamma1, tr->mean1, tr->rstd1, s->dH, s->dR1,
+        status = norm_backward(w, tr->R1, w->gamma1, tr->mean1, tr->rstd1, s->dH, s->dR1,
                                     g->gamma1, g->beta1);
     /* R1 = X + A, A = MHA(X) */
-    if (status == INVENT_OK && dX)
-        gsl_matrix_add(dX, s->dR1);
+    if (status == INVENT_OK)
+        skip_backward(w, s->dR1, dX);
     if (status == INVENT_OK)
         status = mha_backward(w->attn, X, tr->attn, s->dR1, g->attn, dX, s->attn);
     return status;
@@ -265,21 +299,22 @@ static int backward_pre(const block_weights *w, const gsl_matrix *X, const block
     gsl_matrix_set_zero(dN);
     gsl_matrix_set_zero(s->dH);
     /* Y = R1 + M: the skip hands dY to R1 as it is */
-    gsl_matrix_memcpy(s->dR1, dY);
+    gsl_matrix_set_zero(s->dR1);
+    skip_backward(w, dY, s->dR1);
     /* M = MLP(H) */
     int status = mlp_backward(w->mlp, tr->H, &mt, dY, g->mlp, s->dH, s->mlp);
     /* H = LN2(R1), which adds its share to dR1 */
     if (status == INVENT_OK)
-        status = layernorm_backward(tr->R1, w->gamma2, tr->mean2, tr->rstd2, s->dH, s->dR1,
+        status = norm_backward(w, tr->R1, w->gamma2, tr->mean2, tr->rstd2, s->dH, s->dR1,
                                     g->gamma2, g->beta2);
     /* R1 = X + A, A = MHA(N) */
-    if (status == INVENT_OK && dX)
-        gsl_matrix_add(dX, s->dR1);
+    if (status == INVENT_OK)
+        skip_backward(w, s->dR1, dX);
     if (status == INVENT_OK)
         status = mha_backward(w->attn, tr->N, tr->attn, s->dR1, g->attn, dN, s->attn);
     /* N = LN1(X) */
     if (status == INVENT_OK)
-        status = layernorm_backward(X, w->gamma1, tr->mean1, tr->rstd1, dN, dX, g->gamma1,
+        status = norm_backward(w, X, w->gamma1, tr->mean1, tr->rstd1, dN, dX, g->gamma1,
                                     g->beta1);
     return status;
 }

@@ -35,6 +35,8 @@ typedef struct {
     double eps;                 /* added to the variance in both norms */
     block_norm norm;            /* where the norms sit */
     int see_future;             /* 0 (block_new's): causal attention; 1: no mask (an ablation) */
+    int no_skips;               /* 0 (block_new's): both skips; 1: neither (an ablation) */
+    int no_norms;               /* 0 (block_new's): both norms; 1: neither (an ablation) */
 } block_weights;
 
 /* Every intermediate of one forward pass over T tokens. */
