@@ -50,7 +50,7 @@ function title_page(    n, i, l, k) {
 # TEXT -> gnuplot enhanced text: x_i, W_q^T, 10^6, sum_j and sqrt( set as
 # sub- and superscripts and symbols; every other special character literal.
 function enh(s,    out, tok, base, m) {
-    gsub(/\\/, "\\\\", s); gsub(/[{}@&~]/, "\\\\&", s); gsub(/sqrt\(/, "√(", s)
+    gsub(/\\/, "\\\\\\\\", s); gsub(/[{}@&~]/, "\\\\&", s); gsub(/sqrt\(/, "√(", s)
     out = ""
     while (match(s, /[A-Za-z0-9)|]+([_^](-?[0-9]+(\.[0-9]+)?|[A-Za-z0-9]+))+/)) {
         tok = substr(s, RSTART, RLENGTH); out = out lit(substr(s, 1, RSTART - 1)); s = substr(s, RSTART + RLENGTH)
@@ -67,7 +67,9 @@ function enh(s,    out, tok, base, m) {
     return out lit(s)
 }
 function lit(s) { gsub(/[_^]/, "\\\\&", s); return s }
-function q(s) { gsub(/'/, "''", s); return "'" s "'" }
+# gnuplot string; an apostrophe is set as a typographic one (gnuplot misreads
+# a single-quoted string that starts with a doubled quote)
+function q(s) { gsub(/'/, "’", s); return "'" s "'" }
 
 # TEXT WIDTH_CHARS -> lines in wrapped[1..n] (words kept whole; a word longer
 # than a line is broken, never dropped); returns n

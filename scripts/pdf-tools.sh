@@ -17,7 +17,7 @@ pdf_outline() {
     [ -n "$_max" ] && [ -n "$_pages" ] && [ -s "$_outline.objects" ] ||
         { echo "pdf_outline: cannot read the structure of $_in" >&2; return 3; }
     awk -F'\t' -v max="$_max" -v pages="$_pages" -v title="$(pdf_json_text "$_title")" -v objs="$_outline.objects" '
-        function js(s) { gsub(/\\/, "\\\\", s); gsub(/"/, "\\\"", s); return "\"u:" s "\"" }
+        function js(s) { gsub(/\\/, "\\\\\\\\", s); gsub(/"/, "\\\"", s); return "\"u:" s "\"" }
         function ref(i) { return "\"" (max + 1 + i) " 0 R\"" }
         BEGIN { while ((getline l < objs) > 0) obj[++np] = l }
         $1 >= 1 && $1 <= np { n++; pg[n] = $1; lv[n] = $2; tx[n] = $3 }
@@ -46,4 +46,25 @@ pdf_outline() {
         qpdf "$_in" --update-from-json="$_outline.json" "$_out" ||
         { echo "pdf_outline: qpdf could not add bookmarks to $_out" >&2; rm -f "$_outline.json" "$_outline.objects"; return 3; }
     rm -f "$_outline.json" "$_outline.objects"
+}
+
+# TITLE TEXT_FILE PDF: the text as A4 pages of fixed-width type (a handout),
+# long lines folded, the title and a page number on every page
+text_pdf() {
+    _gp=$(mktemp) || return 3
+    { echo 'set terminal pdfcairo noenhanced color size 8.27in,11.69in font "DejaVu Sans Mono,14"'
+      echo "set output '$3.tmp'"
+      echo 'unset border; unset tics; unset key; set margins 0,0,0,0'
+      expand "$2" | fold -s -w 86 | awk -v title="$1" '
+          function q(s) { gsub(/\\/, "\\\\\\\\", s); gsub(/"/, "\\\"", s); return "\"" s "\"" }
+          function head() { printf "set label %s at screen 0.08,0.965 font \"Sans,16\"\n", q(title)
+                            printf "set label \"%d\" at screen 0.92,0.03 right font \"Sans,15\"\n", ++p; k = 0 }
+          function done() { print "plot [0:1][0:1] NaN notitle"; print "unset label" }
+          NR == 1 { head() }
+          k == 70 { done(); head() }
+          { k++; printf "set label %s at screen 0.08,%.4f\n", q($0), 0.935 - k * 0.0125 }
+          END { if (NR == 0) head(); done() }'; } >"$_gp"
+    gnuplot "$_gp" 2>"$_gp.err" && mv "$3.tmp" "$3" ||
+        { echo "text_pdf: gnuplot failed on $2: $(head -n 1 "$_gp.err")" >&2; rm -f "$_gp" "$_gp.err" "$3.tmp"; return 3; }
+    rm -f "$_gp" "$_gp.err"
 }

@@ -26,7 +26,7 @@ ls "$narr"/ch[0-9][0-9]_*.txt >/dev/null 2>&1 ||
     { echo "slides: no narration in '$narr' (make slides writes it)" >&2; exit 2; }
 mkdir -p "$out" || exit 3
 tmp=$(mktemp -d) || exit 3
-trap 'rm -rf "$tmp"' EXIT
+trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
 tab=$(printf '\t')
 lectures=$(ls chapters/ch[0-9][0-9]_*.c | grep -c .)
 
@@ -87,26 +87,9 @@ build_deck() { # source
     fi
     grep "^outline$tab" "$tmp/side" | cut -f2- >"$out/$base.outline"
     pdf_outline "$tmp/placed.pdf" "$out/$base.outline" "$(chapter_title "$1")" "$out/$base.pdf" || return 3
-    notes "$1" "$narr/$base.txt" "$out/$base-notes.pdf" || return 3
+    text_pdf "$(chapter_title "$1"): the narration, as the chapter printed it" "$narr/$base.txt" \
+        "$out/$base-notes.pdf" || return 3
     echo "  $out/$base.pdf: $pages slides; $out/$base-notes.pdf"
-}
-
-# SOURCE NARRATION PDF: the narration as a handout, A4, fixed-width type
-notes() {
-    { echo 'set terminal pdfcairo noenhanced color size 8.27in,11.69in font "DejaVu Sans Mono,9.5"'
-      echo "set output '$tmp/notes.pdf'"
-      echo 'unset border; unset tics; unset key; set margins 0,0,0,0'
-      expand "$2" | fold -s -w 86 | awk -v title="$(chapter_title "$1"): the narration, as the chapter printed it" '
-          function q(s) { gsub(/\047/, "\047\047", s); return "\047" s "\047" }
-          function head() { printf "set label %s at screen 0.08,0.965 font \"Sans,11\"\n", q(title)
-                            printf "set label \"%d\" at screen 0.92,0.03 right font \"Sans,10\"\n", ++p; k = 0 }
-          function done() { print "plot [0:1][0:1] NaN notitle"; print "unset label" }
-          NR == 1 { head() }
-          k == 70 { done(); head() }
-          { k++; printf "set label %s at screen 0.08,%.4f\n", q($0), 0.935 - k * 0.0125 }
-          END { done() }'; } >"$tmp/notes.gp"
-    gnuplot "$tmp/notes.gp" 2>"$tmp/gnuplot.err" && mv "$tmp/notes.pdf" "$3" ||
-        { echo "slides: gnuplot failed on the notes of $1: $(head -n 1 "$tmp/gnuplot.err")" >&2; return 3; }
 }
 
 for src in chapters/ch[0-9][0-9]_*.c; do
