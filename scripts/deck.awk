@@ -73,19 +73,20 @@ function q(s) { gsub(/'/, "’", s); return "'" s "'" }
 
 # TEXT WIDTH_CHARS -> lines in wrapped[1..n] (words kept whole; a word longer
 # than a line is broken, never dropped); returns n
-function wrap(s, n,    words, k, i, line, cnt) {
+function wrap(s, n) { return wrap_into(s, n, wrapped) }
+function wrap_into(s, n, out,    words, k, i, line, cnt) {
     cnt = 0; line = ""; k = split(s, words, / +/)
     for (i = 1; i <= k; i++) {
         if (words[i] == "") continue
         while (length(words[i]) > n) {
-            if (line != "") { wrapped[++cnt] = line; line = "" }
-            wrapped[++cnt] = substr(words[i], 1, n); words[i] = substr(words[i], n + 1)
+            if (line != "") { out[++cnt] = line; line = "" }
+            out[++cnt] = substr(words[i], 1, n); words[i] = substr(words[i], n + 1)
         }
         if (line == "") line = words[i]
         else if (length(line) + 1 + length(words[i]) <= n) line = line " " words[i]
-        else { wrapped[++cnt] = line; line = words[i] }
+        else { out[++cnt] = line; line = words[i] }
     }
-    if (line != "" || cnt == 0) wrapped[++cnt] = line
+    if (line != "" || cnt == 0) out[++cnt] = line
     return cnt
 }
 function chars(width, size, em) { return int(width / (size * em)) }
@@ -102,9 +103,11 @@ function mono(text, x, y, size, colour) {
     printf "set label %s at screen %.4f,%.4f left font \"DejaVu Sans Mono,%g\" tc rgb \"%s\" noenhanced\n",
         q(text), x / W, y / H, PT * size, colour
 }
-function new_page(heading, where) {
+function new_page(heading, where,    n, i) {
     end_page(); page++; y = TOP
-    if (heading != "") label(heading, LEFT, H - 50, 28, blue, "Sans:Bold")
+    n = (heading == "" ? 0 : wrap_into(heading, chars(W - 2 * LEFT, 28, 0.62), headline))
+    for (i = 1; i <= n; i++) label(headline[i], LEFT, H - 50 - 34 * (i - 1), 28, blue, "Sans:Bold")
+    if (n > 1) y -= 34 * (n - 1)
     if (heading !~ / \(continued\)$/) cont = heading
     footer = where
 }
