@@ -10,7 +10,7 @@ set rmargin at screen 0.47
 set tmargin at screen 0.82
 set bmargin at screen 0.14
 set title sprintf("cache, ledger setting (d = %d)", dim)
-set xlabel "numbers per key, r"
+set xlabel "r: rows of W_q and W_k (numbers per key)"
 set ylabel "cache size (GB)"
 set xrange [0:dim]
 set yrange [0:16]
@@ -26,7 +26,7 @@ unset arrow 1
 set lmargin at screen 0.6
 set rmargin at screen 0.97
 set title "work: the pair over A, d = 64"
-set xlabel "rows of W_q and W_k, r"
+set xlabel "r: rows of W_q and W_k (numbers per key)"
 set ylabel "multiply-adds, pair / A"
 set xrange [0:64]
 set yrange [0:2.2]

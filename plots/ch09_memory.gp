@@ -8,7 +8,7 @@ set title "match k_i · x of every hidden unit i"
 set xlabel "input x: the stored keys, then an unrelated vector"
 set ylabel "match k_i · x"
 set xrange [0.3 : pairs + 1.7]
-set yrange [-0.6:1.5]
+set yrange [-0.6:1.9]
 set key at graph 0.98, graph 0.99 right box lc rgb "#cccccc" opaque
 set arrow from graph 0, first threshold to graph 1, first threshold nohead dt 2 lw 2 lc rgb accent
 set label sprintf("dashed: θ = %.1f, a unit fires above it", threshold) at graph 0.03, graph 0.07 tc rgb accent

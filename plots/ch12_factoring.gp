@@ -15,7 +15,7 @@ set ylabel "cross-entropy (mean ± sd)"
 set logscale x
 set logscale y
 set xrange [rate_lo / 1.4 : rate_hi * 1.4]
-set yrange [*:10]
+set yrange [*:100]
 set key inside right top box lc rgb "#cccccc" opaque width 1 samplen 1.5
 plot for [k = 0:forms - 1] data index k using 1:2:3 with yerrorlines lt k + 1 title value(sprintf("name%d", k))
 unset logscale
@@ -25,7 +25,7 @@ set title "singular values of A (run 1)"
 set xlabel "index j (largest first)"
 set ylabel "s_j / s_1"
 set xrange [0.5:dim + 0.5]
-set yrange [0:1.05]
+set yrange [0:1.5]
 set xtics 1
 set key inside top right box lc rgb "#cccccc" opaque width 1
 set arrow from teacher + 0.5, graph 0 to teacher + 0.5, graph 1 nohead dt 2 lw 2 lc rgb accent

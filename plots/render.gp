@@ -7,13 +7,12 @@
 #   data    - the data file the chapter wrote
 #   outbase - output path without extension (renamed into place afterwards)
 # plus any variables the chapter set for this figure.
-# Type: 3.1% of the figure's height (12.6 pt of 405; pdfcairo sets text at
-# 2/3 of the size asked for), 4% for titles: the share the PNG had, which the
-# figures' layouts were drawn for. A deck shows the figure at its own size
-# on a 13.07 x 7.35 in slide, where 18 pt on a standard slide needs 4.4%:
-# the layouts (titles, legends, panels) are not yet redrawn for that.
-set terminal pdfcairo enhanced color size 10in,5.625in font "Sans,19" linewidth 1.6
-titlefont = "Sans,24"
+# Size and type: a figure is drawn for a slide it fills, 13.07 x 7.35 in
+# (16:9), its text at 18 pt (3.4% of the height, the share of 18 pt on a
+# standard 7.5 in slide), titles at 22 pt; pdfcairo sets text at 2/3 of the
+# size asked for, hence 27 and 33.
+set terminal pdfcairo enhanced color size 13.0667in,7.35in font "Sans,27" linewidth 2
+titlefont = "Sans,33"
 set output outbase.".pdf"
 load theme
 load script

@@ -113,8 +113,12 @@ function new_page(heading, where,    n, i) {
 }
 function end_page() {
     if (page == 0) return
-    label(footer, LEFT, 16, 18, grey)
-    label(page " / PAGESTOTAL", W - LEFT, 16, 18, grey, "", "right")
+    if (figure_page) label(page " / PAGESTOTAL", W - 8, 10, 18, grey, "", "right")
+    else {
+        label(footer, LEFT, 16, 18, grey)
+        label(page " / PAGESTOTAL", W - LEFT, 16, 18, grey, "", "right")
+    }
+    figure_page = 0
     print "plot [0:1][0:1] NaN notitle"; print "unset label"
 }
 function outline(level, text) { printf "outline\t%d\t%d\t%s\n", page, level, text > side }
@@ -208,29 +212,17 @@ function place_figures(    i) {
     for (i = 1; i <= nfig; i++)
         if (!(i in placed) && (fanchor[i] in seen_id)) figure(i)
 }
-function figure(i,    n, k, cap, top, j) {
+# a figure fills its slide (it is drawn at the slide's size, its type at
+# 18 pt); its caption and claims follow on the next slide
+function figure(i) {
     placed[i] = 1; figno++
-    new_page("", prog ": figure " fname[i])
-    label("Figure " figno ": " fname[i] (fids[i] == "" ? "" : "   (claims " fids[i] ")"), LEFT, H - 36, 20, blue)
+    new_page("", "")
+    figure_page = 1
     if (!frendered[i]) label("figure " fname[i] " was not rendered (gnuplot missing, or the chapter failed)", W / 2, H / 2, 24, red, "", "center")
     else printf "overlay\t%d\t%s\n", page, fname[i] > side
-    # the leading sentences of the caption that fit in two lines below it
-    sentences(fcap[i]); cap = ""
-    for (j = 1; j <= ns; j++) {
-        if (wrap(cap (cap == "" ? "" : " ") sent[j], chars(W - 2 * LEFT - 90, 18, SANS)) > 2) break
-        cap = cap (cap == "" ? "" : " ") sent[j]
-    }
-    if (cap == "") cap = "(what it shows: on the next slide)"
-    else if (j <= ns) cap = cap " (more on the next slide)"
-    n = wrap(cap, chars(W - 2 * LEFT - 90, 18, SANS))
-    for (k = 1; k <= n; k++) label(wrapped[k], LEFT, 40 - 23 * (k - 1), 18, ink)
-    footer = ""
-    # the whole caption and the figure's claims
-    if (j <= ns || fids[i] != "") {
-        new_page("Figure " figno ": what it shows", prog ": figure " fname[i])
-        point(fcap[i], 22)
-        figure_claims(fids[i])
-    }
+    new_page("Figure " figno ": what it shows", prog ": figure " fname[i] (fids[i] == "" ? "" : ", claims " fids[i]))
+    point(fcap[i], 22)
+    figure_claims(fids[i])
 }
 function figure_claims(ids,    k, a, j, f) {
     k = split(ids, a, " ")

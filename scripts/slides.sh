@@ -74,7 +74,7 @@ build_deck() { # source
     sed -i "s/PAGESTOTAL/$pages/" "$tmp/deck.gp"
     gnuplot "$tmp/deck.gp" 2>"$tmp/gnuplot.err" ||
         { echo "slides: gnuplot failed on $program: $(head -n 1 "$tmp/gnuplot.err")" >&2; return 3; }
-    # the figures, each on its page (centred: 720 x 405 pt on 941 x 529)
+    # the figures, each filling its page (drawn at the slide's size)
     awk -F'\t' '$1 == "overlay"' "$tmp/side" >"$tmp/overlays"
     if [ -s "$tmp/overlays" ]; then
         # shellcheck disable=SC2046
