@@ -5,7 +5,7 @@
 # caption: Left: three caches that give the same scores; keys A_j·x_i take 10 GB, factored keys W_k·x_i 2 GB at r = 200, raw tokens shared by every function 0.5 GB. Right: multiply-adds of the pair W_q, W_k over those of one matrix A, counted by running both: factoring pays in work below a crossover r that grows with T.
 # claims: C1 C2
 set multiplot title "What A = W_q^T W_k saves: memory against keys A_j x_i, and work below a crossover" font titlefont
-set lmargin at screen 0.08
+set lmargin at screen 0.095
 set rmargin at screen 0.47
 set tmargin at screen 0.82
 set bmargin at screen 0.14

@@ -1,7 +1,7 @@
 # Chapter 9, claim M2: a memory built from chosen (key, value) pairs.
 # caption: An MLP built from chosen key-value pairs: each stored key switches on its own hidden unit, and the memory returns that unit's value; an unrelated input returns little.
 # claims: M2
-set multiplot layout 1,2 margins 0.10, 0.97, 0.14, 0.80 spacing 0.11, 0 \
+set multiplot layout 1,2 margins 0.10, 0.97, 0.17, 0.80 spacing 0.11, 0 \
     title "An MLP as a key-value memory: each stored key switches on its own unit" font titlefont
 # left: for each input, how well it matches every hidden unit's key; a unit fires above θ
 set title "match k_i · x of every hidden unit i"

@@ -21,7 +21,7 @@ plot for [k = 0:forms - 1] data index k using 1:2:3 with yerrorlines lt k + 1 ti
 unset logscale
 set lmargin at screen 0.72
 set rmargin at screen 0.97
-set title "singular values of A (run 1)"
+set title "singular values, run 1"
 set xlabel "index j (largest first)"
 set ylabel "s_j / s_1"
 set xrange [0.5:dim + 0.5]

@@ -75,6 +75,7 @@ function q(s) { gsub(/'/, "’", s); return "'" s "'" }
 # than a line is broken, never dropped); returns n
 function wrap(s, n) { return wrap_into(s, n, wrapped) }
 function wrap_into(s, n, out,    words, k, i, line, cnt) {
+    gsub(/\.\.\. /, "...\302\240", s)   # an ellipsis of the text never ends a line: it is not a cut
     cnt = 0; line = ""; k = split(s, words, / +/)
     for (i = 1; i <= k; i++) {
         if (words[i] == "") continue
@@ -113,7 +114,7 @@ function new_page(heading, where,    n, i) {
 }
 function end_page() {
     if (page == 0) return
-    if (figure_page) label(page " / PAGESTOTAL", W - 8, 10, 18, grey, "", "right")
+    if (figure_page) label(page " / PAGESTOTAL", W - 8, 14, 18, grey, "", "right")
     else {
         label(footer, LEFT, 16, 18, grey)
         label(page " / PAGESTOTAL", W - LEFT, 16, 18, grey, "", "right")
@@ -183,7 +184,7 @@ function sentences(p,    s, k) {
     while (match(p, /[.!?:]["')]? +[A-Z("`]/) && RSTART > 1) {
         s = substr(p, 1, RSTART + RLENGTH - 2); p = substr(p, RSTART + RLENGTH - 1)
         sub(/ +$/, "", s)
-        if (s ~ /( al| e\.g| i\.e| vs| cf)\.$/ || length(s) < 12) { carry = carry s " "; continue }
+        if (s ~ /( al| e\.g| i\.e| vs| cf|\.\.)\.$/ || length(s) < 12) { carry = carry s " "; continue }
         sent[++ns] = carry s; carry = ""
     }
     if (p != "") sent[++ns] = carry p

@@ -7,8 +7,8 @@
 # - a sample (chapters 4 and 13, run once with their narration): each deck
 #   has at least 12 slides, a slide number on every slide, every text at
 #   least 18 pt on a 16:9 page (3.33% of its height, measured with
-#   pdftotext -bbox; the figures' own type is reported, not yet held to it),
-#   nothing outside the page, no "..." anywhere, every caption and every
+#   pdftotext -bbox; the figures' too, which fill their slides),
+#   nothing outside the page, no line ending in "...", every caption and every
 #   claim id present, the claims at the end sorted by id; the notes; for
 #   chapter 13 the --full slide (results, or the command that makes them);
 #   course.pdf: cover, agenda, every slide, bookmarks, a title;
@@ -17,8 +17,8 @@
 # - the gallery: well-formed, every link resolves, the decks and kit linked,
 #   and markup that cannot overflow 390 px (navigation that wraps, images
 #   scaled to the column, long words allowed to break);
-# - controls: a figure that was not rendered is said so; a figure's own type
-#   fails the 18 pt measure; a page with "..." fails the cut-line check.
+# - controls: a figure that was not rendered is said so; a figure at the
+#   old size and type fails the 18 pt measure; a page with "..." fails the cut-line check.
 set -u
 fig_dir=$1 claims=$2 work=$3
 here=$(cd "$(dirname "$0")" && pwd)
@@ -42,21 +42,25 @@ done <scripts/templates/equations.tsv
 
 # ---------------------------------------------------------------- measures
 
-# PDF [PAGES_TO_SKIP_FIGURES]: the smallest type, in points on a page 529 pt
-# high, of the words outside a figure (a page listed in the .figures file
-# carries a 720 x 405 pt figure in its centre), scaled to a 7.5 in slide
-# (DejaVu's box is 1.164 em high)
+# PDF: the smallest type in it, in points on a 7.5 in slide (18 pt there is
+# 3.33% of the height), read from the size of every run of text (cairo puts
+# it in the text matrix, rotated or not); a sub- or superscript, at 0.8 of a
+# size also in the PDF (gnuplot's), counts at that size.
 min_type() {
-    pdftotext -bbox "$1" - 2>/dev/null | awk -v figs="${2:-/dev/null}" '
-        BEGIN { while ((getline l < figs) > 0) { split(l, f, "\t"); fig[f[1]] = 1 } }
-        /<page / { p++; match($0, /height="[0-9.]*"/); h = substr($0, RSTART + 8, RLENGTH - 9) }
-        /<word / {
-            split($0, a, "\""); x0 = a[2]; y0 = a[4]; x1 = a[6]; y1 = a[8]
-            if ((p in fig) && x0 > 110 && x1 < 831 && y0 > 61 && y1 < 468) next
-            s = (y1 - y0) / 1.164 * 540 / h
-            if (min == "" || s < min) min = s
-        }
-        END { printf "%.1f\n", min }'
+    _q=$(mktemp) || return 3
+    _h=$(pdfinfo "$1" 2>/dev/null | sed -n 's/^Page size: *[0-9.]* x \([0-9.]*\) pts.*/\1/p')
+    qpdf --qdf --object-streams=disable "$1" "$_q" 2>/dev/null
+    grep -a -E ' Tm$' "$_q" | awk -v h="${_h:-540}" '
+        { s = sqrt($1 * $1 + $2 * $2) * 540 / h; size[sprintf("%.2f", s)] = s }
+        END {
+            for (k in size) {
+                s = size[k]
+                for (j in size) if (size[j] > s && (size[j] * 0.8 - s) ^ 2 < 0.01) { s = size[j]; break }
+                if (min == "" || s < min) min = s
+            }
+            printf "%.1f\n", min
+        }'
+    rm -f "$_q"
 }
 # PDF -> words outside their page, if any
 off_page() {
@@ -66,8 +70,10 @@ off_page() {
         /<word / { split($0, a, "\""); if (a[2] < 0 || a[4] < 0 || a[6] > w + 0.5 || a[8] > h + 0.5) print }'
 }
 # text for comparison: no spaces, no markup of sub- and superscripts
-squeeze() { sed "s/sqrt(/√(/g; s/sum_/Σ_/g; s/’/'/g" | tr -d ' \n\t_^{}'; }
-cut_lines() { pdftotext "$1" - 2>/dev/null | grep -n -e '\.\.\.' -e '…'; }
+squeeze() { sed "s/sqrt(/√(/g; s/sum_/Σ_/g; s/’/'/g; s/\xc2\xa0//g" | tr -d ' \n\t_^{}'; }
+# a line cut short: one that ends in an ellipsis (the text's own, inside a
+# line, is kept whole: the decks never end a line with one)
+cut_lines() { pdftotext "$1" - 2>/dev/null | grep -n -e '\.\.\. *$' -e '… *$'; }
 
 rm -rf "$work" && mkdir -p "$work" || exit 3
 cp -r "$fig_dir" "$work/figures" && rm -rf "$work/figures/slides" "$work/figures/course" || exit 3
@@ -85,7 +91,7 @@ for p in $SAMPLE; do
     text=$(pdftotext "$deck" - 2>/dev/null)
     numbered=$(printf '%s\n' "$text" | grep -cE "^[0-9]+ / $pages\$")
     [ "$numbered" -eq "$pages" ] || bad "$deck: $numbered of $pages slides carry a slide number"
-    m=$(min_type "$deck" "$work/figures/slides/$base.figures") mins="$mins $p: $m pt"
+    m=$(min_type "$deck") mins="$mins $p: $m pt"
     awk -v m="$m" 'BEGIN { exit !(m >= 17.95) }' || bad "$deck: type of $m pt (18 pt equivalent at least)"
     [ -z "$(off_page "$deck")" ] || bad "$deck: text outside the page: $(off_page "$deck" | head -n 1)"
     [ -z "$(cut_lines "$deck")" ] || bad "$deck: a cut line: $(cut_lines "$deck" | head -n 1)"
@@ -157,9 +163,12 @@ if pdftotext -raw "$work/control/slides/$(basename chapters/ch04_*.c .c).pdf" - 
 else
     bad "a deck whose figure $name is missing does not say so"
 fi
-m=$(min_type "$victim")
-awk -v m="$m" 'BEGIN { exit !(m >= 17.95) }' && bad "control: the 18 pt measure passes a figure's own type ($m pt)" ||
-    echo "kit-check: control: a figure's own type measures $m pt and fails the 18 pt check, as it should"
+# a figure drawn at the old size (10 x 5.625 in, its 12.6 pt type placed as is on a slide)
+old=$(grep '^set terminal' plots/render.gp | sed 's/size [0-9.]*in,[0-9.]*in/size 10in,5.625in/; s/"Sans,[0-9]*"/"Sans,19"/')
+gnuplot -e "$old; set output '$work/control/old.pdf'; plot x title 'a legend'" || exit 3
+m=$(min_type "$work/control/old.pdf" | awk '{ printf "%.1f", $1 * 405 / 529.2 }')
+awk -v m="$m" 'BEGIN { exit !(m >= 17.95) }' && bad "control: the 18 pt measure passes the old figures' type ($m pt)" ||
+    echo "kit-check: control: the old figures' type, $m pt on a slide, fails the 18 pt check, as it should"
 printf 'a line cut short ...\n' >"$work/control/cut.txt"
 text_pdf "control" "$work/control/cut.txt" "$work/control/cut.pdf" || exit 3
 [ -n "$(cut_lines "$work/control/cut.pdf")" ] && echo "kit-check: control: a page with \"...\" is caught, as it should" ||

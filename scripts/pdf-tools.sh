@@ -55,9 +55,9 @@ text_pdf() {
     { echo 'set terminal pdfcairo noenhanced color size 8.27in,11.69in font "DejaVu Sans Mono,14"'
       echo "set output '$3.tmp'"
       echo 'unset border; unset tics; unset key; set margins 0,0,0,0'
-      expand "$2" | fold -s -w 86 | awk -v title="$1" '
+      expand "$2" | fold -s -w 80 | awk -v title="$1" '
           function q(s) { gsub(/\\/, "\\\\\\\\", s); gsub(/"/, "\\\"", s); return "\"" s "\"" }
-          function head() { printf "set label %s at screen 0.08,0.965 font \"Sans,16\"\n", q(title)
+          function head() { printf "set label %s at screen 0.08,0.965 font \"Sans,14\"\n", q(title)
                             printf "set label \"%d\" at screen 0.92,0.03 right font \"Sans,15\"\n", ++p; k = 0 }
           function done() { print "plot [0:1][0:1] NaN notitle"; print "unset label" }
           NR == 1 { head() }

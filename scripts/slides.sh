@@ -88,7 +88,7 @@ build_deck() { # source
     grep "^outline$tab" "$tmp/side" | cut -f2- >"$out/$base.outline"
     cut -f2- "$tmp/overlays" >"$out/$base.figures"
     pdf_outline "$tmp/placed.pdf" "$out/$base.outline" "$(chapter_title "$1")" "$out/$base.pdf" || return 3
-    text_pdf "$(chapter_title "$1"): the narration, as the chapter printed it" "$narr/$base.txt" \
+    text_pdf "$(chapter_title "$1"): notes (the narration)" "$narr/$base.txt" \
         "$out/$base-notes.pdf" || return 3
     echo "  $out/$base.pdf: $pages slides; $out/$base-notes.pdf"
 }
