@@ -41,7 +41,7 @@ done >"$tmp/rows"
   echo "set output '$out/syllabus.pdf'"
   echo 'unset border; unset tics; unset key; set margins 0,0,0,0'
   awk -F'\t' -v lectures="$(grep -c . "$tmp/rows")" '
-      function q(s) { gsub(/\\/, "\\\\\\\\", s); gsub(/"/, "\\\"", s); return "\"" s "\"" }
+      function q(s) { gsub(/\047/, "\047\047", s); return "\047" (s ~ /^\047/ ? " " : "") s "\047" }
       function lab(s, x, f) { printf "set label %s at screen %.4f,%.4f font \"%s\"\n", q(s), x, y, f }
       BEGIN { y = 0.955; lab("Inventing the Transformer, in C: syllabus (" lectures " lectures; decks: make slides)", 0.04, "Sans:Bold,16")
               y = 0.925; lab("Each lecture: the deck plots/out/slides/chNN_topic.pdf, run live with make chapterN; exercise: make exerciseN (hints: make hint N). Reading: the papers the chapter cites.", 0.04, "Sans,11")

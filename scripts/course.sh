@@ -35,7 +35,7 @@ slides=$((first - 2 - agenda_pages))
   echo "set output '$tmp/front.pdf'"
   echo 'unset border; unset tics; unset key; set margins 0,0,0,0'
   awk -F'\t' -v course="$course" -v lectures="$lectures" -v slides="$slides" -v date="$(date -u +%Y-%m-%d)" '
-      function q(s) { gsub(/\047/, "\047\047", s); return "\047" s "\047" }
+      function q(s) { gsub(/\047/, "\047\047", s); return "\047" (s ~ /^\047/ ? " " : "") s "\047" }
       function lab(s, x, y, f, c, a) { printf "set label %s at screen %.4f,%.4f %s font \"%s\" tc rgb \"%s\" noenhanced\n", q(s), x, y, a == "" ? "left" : a, f, c }
       function done() { print "plot [0:1][0:1] NaN notitle"; print "unset label" }
       BEGIN {

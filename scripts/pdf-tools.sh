@@ -49,14 +49,15 @@ pdf_outline() {
 }
 
 # TITLE TEXT_FILE PDF: the text as A4 pages of fixed-width type (a handout),
-# long lines folded, the title and a page number on every page
+# long lines folded, the title and a page number on every page. Strings are
+# single-quoted for gnuplot, which runs `commands` in double-quoted ones.
 text_pdf() {
     _gp=$(mktemp) || return 3
     { echo 'set terminal pdfcairo noenhanced color size 8.27in,11.69in font "DejaVu Sans Mono,14"'
       echo "set output '$3.tmp'"
       echo 'unset border; unset tics; unset key; set margins 0,0,0,0'
       expand "$2" | fold -s -w 80 | awk -v title="$1" '
-          function q(s) { gsub(/\\/, "\\\\\\\\", s); gsub(/"/, "\\\"", s); return "\"" s "\"" }
+          function q(s) { gsub(/\047/, "\047\047", s); return "\047" (s ~ /^\047/ ? " " : "") s "\047" }
           function head() { printf "set label %s at screen 0.08,0.965 font \"Sans,14\"\n", q(title)
                             printf "set label \"%d\" at screen 0.92,0.03 right font \"Sans,15\"\n", ++p; k = 0 }
           function done() { print "plot [0:1][0:1] NaN notitle"; print "unset label" }
