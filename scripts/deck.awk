@@ -35,7 +35,7 @@ function title_page(    n, i, l, k) {
     label("Inventing the Transformer, in C  ·  lecture " lecture " of " lectures, LEFT, H - 60, 22, grey)
     n = wrap(title, chars(W - 2 * LEFT, 36, 0.62)); y = H - 150
     for (i = 1; i <= n; i++) { label(wrapped[i], LEFT, y, 36, blue, "Sans:Bold"); y -= 48 }
-    y -= 10; point(statement, 24)
+    y -= 10; cont = title; point(statement, 24)
     label("Live: make chapter" lecture "   (" runtime " s on this machine; narration, checks, figures)", LEFT, 70, 20, grey)
     k = 0
     while ((getline l < ARGV[1]) > 0) if (l ~ /^-- /) agenda[++k] = substr(l, 4)
@@ -164,7 +164,7 @@ function block(n, lines,    size, width, i, k, j, m) {
 
 # one check: its id and verdict, the claim, the measurement, the control
 function check(id, verdict, text, measured, control, cverdict,    n, i, c, size) {
-    size = 20
+    size = 19
     n = wrap(id " " verdict ": " text, chars(W - 2 * LEFT, size, SANS))
     room(n + 2, size)
     for (i = 1; i <= n; i++) { label(wrapped[i], LEFT, y, size, i == 1 && verdict != "PASS" ? red : (i == 1 ? green : ink)); y -= size * 1.25 }
@@ -193,9 +193,14 @@ function sentences(p,    s, k) {
 function flush_para(    i) {
     if (para == "") return
     sentences(para); para = ""
-    for (i = 1; i <= ns; i++) point(sent[i], 22)
+    for (i = 1; i <= ns; i++) point(sent[i], 20)
 }
-function flush_block() { if (nb > 0) block(nb, blk); nb = 0 }
+function flush_block() {
+    if (nb > 0) block(nb, blk)
+    nb = 0
+    if (runs > 0) point("(the progress lines of " runs " training run" (runs > 1 ? "s" : "") ": in the notes)", 18)
+    runs = 0
+}
 
 function start_section(name) {
     flush_para(); flush_block(); place_figures()
@@ -222,18 +227,20 @@ function figure(i) {
     if (!frendered[i]) label("figure " fname[i] " was not rendered (gnuplot missing, or the chapter failed)", W / 2, H / 2, 24, red, "", "center")
     else printf "overlay\t%d\t%s\n", page, fname[i] > side
     new_page("Figure " figno ": what it shows", prog ": figure " fname[i] (fids[i] == "" ? "" : ", claims " fids[i]))
-    point(fcap[i], 22)
+    point(fcap[i], 20)
     figure_claims(fids[i])
 }
 function figure_claims(ids,    k, a, j, f) {
     k = split(ids, a, " ")
-    for (j = 1; j <= k; j++) summary(a[j])
+    for (j = 1; j <= k; j++) summary(a[j], 1)
 }
 # the closing summary of one claim id
-function summary(id,    j, f) {
+# (BRIEF: the claim alone, its control being shown in the closing summary)
+function summary(id, brief,    j, f) {
     for (j = 1; j <= nsum; j++) {
         split(sumline[j], f, "\t")
         if (f[1] != id) continue
+        if (brief) { check(f[1], f[2], f[3], "", "", ""); return }
         check(f[1], f[2], f[3], "", f[5] == "" ? "no control" : "control (" f[5] "): " f[6],
               f[4] == "FAILS" ? "fails, as it should" : f[4] == "HOLDS" ? "HOLDS: the check cannot tell right from wrong" : "")
         return
@@ -257,6 +264,8 @@ inclaim && /^        / { m = $0; sub(/^ +/, "", m); cctlv = m; next }
 { emit_check() }
 /^ch[0-9]+: [0-9]+ of [0-9]+ checks/ { flush_para(); flush_block(); tally = $0; next }
 /^$/ { flush_para(); flush_block(); next }
+# a training run's progress line ("step 300/300 ..."): in the notes, counted here
+/^  .*step +[0-9]+\/[0-9]+ / { flush_para(); if (sec == "") start_section(title); runs++; next }
 /^  / {
     flush_para(); if (sec == "") start_section(title)
     m = $0; while (match(m, /\t/)) m = substr(m, 1, RSTART - 1) substr("        ", 1, 8 - (RSTART - 1) % 8) substr(m, RSTART + 1)

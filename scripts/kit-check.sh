@@ -18,7 +18,8 @@
 #   and markup that cannot overflow 390 px (navigation that wraps, images
 #   scaled to the column, long words allowed to break);
 # - controls: a figure that was not rendered is said so; a figure at the
-#   old size and type fails the 18 pt measure; a page with "..." fails the cut-line check.
+#   old size and type fails the 18 pt measure; `a command` in a text is set,
+#   not run; a page with "..." fails the cut-line check.
 set -u
 fig_dir=$1 claims=$2 work=$3
 here=$(cd "$(dirname "$0")" && pwd)
@@ -169,8 +170,9 @@ gnuplot -e "$old; set output '$work/control/old.pdf'; plot x title 'a legend'" |
 m=$(min_type "$work/control/old.pdf" | awk '{ printf "%.1f", $1 * 405 / 529.2 }')
 awk -v m="$m" 'BEGIN { exit !(m >= 17.95) }' && bad "control: the 18 pt measure passes the old figures' type ($m pt)" ||
     echo "kit-check: control: the old figures' type, $m pt on a slide, fails the 18 pt check, as it should"
-printf 'a line cut short ...\n' >"$work/control/cut.txt"
+printf 'a line cut short ...\nand `touch %s/control/ran`, text in backquotes\n' "$work" >"$work/control/cut.txt"
 text_pdf "control" "$work/control/cut.txt" "$work/control/cut.pdf" || exit 3
+[ -f "$work/control/ran" ] && bad "a command in backquotes in a narration is run by gnuplot, not set as text"
 [ -n "$(cut_lines "$work/control/cut.pdf")" ] && echo "kit-check: control: a page with \"...\" is caught, as it should" ||
     bad "control: a page with \"...\" passes the cut-line check"
 
