@@ -24,7 +24,8 @@ done >"$tmp/decks"
 lectures=$(grep -c . "$tmp/decks")
 agenda_pages=$(( (lectures + 6) / 7 ))
 
-# the cover and the agenda: seven lectures a page, with the page each starts on
+# the cover and the agenda: seven lectures a page, with the page each starts
+# on; type at 18 pt and up (cairo sets 2/3 of the size asked for)
 first=$((2 + agenda_pages)) outline=""
 while IFS="$tab" read -r src deck pages; do
     printf '%s\t%s\t%s\n' "$first" "$pages" "$(chapter_title "$src")"
@@ -39,16 +40,16 @@ slides=$((first - 2 - agenda_pages))
       function lab(s, x, y, f, c, a) { printf "set label %s at screen %.4f,%.4f %s font \"%s\" tc rgb \"%s\" noenhanced\n", q(s), x, y, a == "" ? "left" : a, f, c }
       function done() { print "plot [0:1][0:1] NaN notitle"; print "unset label" }
       BEGIN {
-          lab(course, 0.05, 0.62, "Sans:Bold,44", "#0072B2")
-          lab("A derivation of the Transformer, one chapter of C at a time, every claim checked", 0.05, 0.52, "Sans,24", "#222222")
-          lab(lectures " lectures, " slides " slides; the figures, numbers and claims from one run of the chapters", 0.05, 0.44, "Sans,22", "#555555")
-          lab("made " date " by make slides; the syllabus, handouts and answer keys: make course", 0.05, 0.1, "Sans,18", "#555555")
+          lab(course, 0.05, 0.62, "Sans:Bold,60", "#0072B2")
+          lab("The Transformer derived one chapter of C at a time, every claim checked", 0.05, 0.52, "Sans,33", "#222222")
+          lab(lectures " lectures, " slides " slides; the figures, numbers and claims from one run of the chapters", 0.05, 0.44, "Sans,30", "#555555")
+          lab("made " date " by make slides; the syllabus, handouts and answer keys: make course", 0.05, 0.1, "Sans,27", "#555555")
           done()
       }
-      (NR - 1) % 7 == 0 { if (NR > 1) done(); lab("Agenda" (NR > 1 ? " (continued)" : ""), 0.05, 0.88, "Sans:Bold,30", "#0072B2") }
+      (NR - 1) % 7 == 0 { if (NR > 1) done(); lab("Agenda" (NR > 1 ? " (continued)" : ""), 0.05, 0.88, "Sans:Bold,42", "#0072B2") }
       { y = 0.76 - ((NR - 1) % 7) * 0.1
-        lab($3, 0.05, y, "Sans,24", "#222222")
-        lab($2 " slides, page " $1, 0.95, y, "Sans,20", "#555555", "right") }
+        lab($3, 0.05, y, "Sans,33", "#222222")
+        lab($2 " slides, page " $1, 0.95, y, "Sans,27", "#555555", "right") }
       END { done() }' "$tmp/agenda"; } >"$tmp/front.gp"
 gnuplot "$tmp/front.gp" 2>"$tmp/err" ||
     { echo "course: gnuplot failed on the cover: $(head -n 1 "$tmp/err")" >&2; exit 3; }

@@ -126,6 +126,9 @@ marks=$(qpdf --json=2 --json-key=outlines "$course" - | grep -c '"title"')
 sections=$(cat "$work/figures/slides"/*.outline | grep -c .)
 [ "$marks" -eq $((2 + 2 + sections)) ] || bad "course.pdf has $marks bookmarks, expected $((4 + sections))"
 [ -z "$(cut_lines "$course")" ] || bad "course.pdf: a cut line"
+[ -z "$(off_page "$course")" ] || bad "course.pdf: text outside the page: $(off_page "$course" | head -n 1)"
+m=$(min_type "$course")
+awk -v m="$m" 'BEGIN { exit !(m >= 17.95) }' || bad "course.pdf: type of $m pt (18 pt equivalent at least)"
 
 # ---------------------------------------------------------------- the kit
 sh "$here/course-kit.sh" "$work/narration" "$work/figures/course" >/dev/null || exit 1
