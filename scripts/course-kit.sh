@@ -11,6 +11,7 @@
 # - answer-keys/exNN_topic.pdf: the reference solution, and every mistake
 #   the grader is proven to catch (the mutants' texts), for instructors.
 set -u
+[ $# -eq 2 ] || { echo "usage: scripts/course-kit.sh NARRATION_DIR OUT_DIR" >&2; exit 2; }
 narr=$1 out=$2
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/figure-info.sh"

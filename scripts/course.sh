@@ -6,6 +6,7 @@
 # order; one bookmark per chapter and, under it, one per section (from
 # OUT_DIR/chNN_topic.outline); the course's title in its metadata.
 set -u
+[ $# -eq 1 ] || { echo "usage: scripts/course.sh OUT_DIR" >&2; exit 2; }
 out=$1
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/figure-info.sh"

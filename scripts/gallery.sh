@@ -10,6 +10,7 @@
 # projector, the navigation wraps. Links are relative, so the folder can be
 # copied anywhere.
 set -u
+[ $# -eq 2 ] || { echo "usage: scripts/gallery.sh FIG_DIR CLAIMS_TSV" >&2; exit 2; }
 fig_dir=$1 claims=$2
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/figure-info.sh"

@@ -21,6 +21,7 @@
 #   old size and type fails the 18 pt measure; `a command` in a text is set,
 #   not run; a page with "..." fails the cut-line check.
 set -u
+[ $# -eq 3 ] || { echo "usage: scripts/kit-check.sh FIG_DIR CLAIMS_TSV WORK_DIR" >&2; exit 2; }
 fig_dir=$1 claims=$2 work=$3
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/figure-info.sh"

@@ -7,6 +7,7 @@
 # whose claim fails (exit 1) still gets its deck, which shows the FAIL; any
 # other error stops the run.
 set -u
+[ $# -ge 4 ] || { echo "usage: scripts/kit-run.sh FIG_DIR CLAIMS_TSV NARRATION_DIR CHAPTER..." >&2; exit 2; }
 fig_dir=$1 claims=$2 narr=$3
 shift 3
 mkdir -p "$fig_dir" "$narr" "$(dirname "$claims")" || exit 3

@@ -12,6 +12,7 @@
 # bookmarks per chapter and section and title metadata. Text pages: gnuplot
 # (pdfcairo, the figures' fonts); figures and bookmarks: qpdf.
 set -u
+[ $# -eq 4 ] || { echo "usage: scripts/slides.sh FIG_DIR CLAIMS_TSV NARRATION_DIR OUT_DIR" >&2; exit 2; }
 fig_dir=$1 claims=$2 narr=$3 out=$4
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/figure-info.sh"
