@@ -12,11 +12,13 @@ OPT      ?= -O2 -g
 SAN      ?=
 SAN_ON   := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 SANFLAGS := $(if $(SAN),$(SAN_ON))
-LAYERS   := core runtime model learn kernels
-CPPFLAGS += -Ilib $(addprefix -Ilib/,$(LAYERS)) -DINVENT_PLOTS_DIR='"$(CURDIR)/plots"' -DINVENT_PLOT_OUT='"$(PLOT_DIR)"'
+CPPFLAGS += $(INCLUDES) -DINVENT_PLOTS_DIR='"$(CURDIR)/plots"' -DINVENT_PLOT_OUT='"$(PLOT_DIR)"'
 CFLAGS   += -std=gnu11 $(OPT) -Wall -Wextra -Werror -MMD -MP $(SANFLAGS)
 LDFLAGS  += $(SANFLAGS)
 LDLIBS   := -lgsl -lopenblas -lm
+
+# LAYERS and INCLUDES: each layer of lib/ sees only the layers it may include
+include mk/layers.mk
 
 LIB_SRC      := $(foreach l,$(LAYERS),$(wildcard lib/$(l)/*.c))
 LIB          := $(BUILD)/libinvent.a
@@ -25,10 +27,10 @@ CHAPTER_BINS := $(CHAPTER_SRC:chapters/%.c=$(BUILD)/%)
 UNIT_SRC     := $(wildcard tests/*.c)
 UNIT         := $(BUILD)/unit-tests
 
-# Steps of `make test`, in order; mk/*.mk files add theirs before san-tests.
-TEST_STEPS := unit-tests verify plots-check
+# The steps of `make test`, in order: mk/test-steps.txt, the one list
+TEST_STEPS := $(shell sed -n 's/^\([a-z][a-z0-9-]*\)[[:space:]].*/\1/p' mk/test-steps.txt)
 
--include mk/*.mk
+-include $(filter-out mk/layers.mk,$(wildcard mk/*.mk))
 
 # ---------------------------------------------------------------- entry points
 
@@ -42,9 +44,11 @@ plots: deps-auto chapters ## render every figure into plots/out (PDF, SVG, PNG)
 	$(Q)BUILD=$(BUILD) scripts/run-chapters.sh plots $(PLOT_DIR) $(CHAPTER_BINS)
 	@echo "figures in $(PLOT_DIR)/"
 
-test: deps-auto ## build with -Werror, run unit tests, verify, figures, extras, then all again under ASan+UBSan
-	$(Q)$(MAKE) --no-print-directory SKIP_DEPS=1 $(TEST_STEPS)
-	$(Q)$(MAKE) --no-print-directory SKIP_DEPS=1 san-tests
+test: deps-auto ## build with -Werror and run the steps listed below, in order; stop at the first that fails
+	$(Q)n=0; for s in $(TEST_STEPS); do n=$$((n + 1)); \
+	    echo "== make test, step $$n of $(words $(TEST_STEPS)): $$s"; \
+	    $(MAKE) --no-print-directory SKIP_DEPS=1 $$s || exit 1; \
+	done
 
 deps: ## install the Debian packages the project needs (root or sudo)
 	$(Q)scripts/deps.sh
@@ -52,11 +56,14 @@ deps: ## install the Debian packages the project needs (root or sudo)
 clean: ## remove build outputs and rendered figures
 	rm -rf $(BUILD) $(PLOT_DIR)
 
-help: ## list the targets
+help: ## list the targets, and the steps of make test
 	@echo "Targets (flags for one chapter: make chapterN ARGS=\"--seed 3 --quiet\"):"
 	@grep -hE '^[a-zA-Z0-9%_-]+:.*## ' $(MAKEFILE_LIST) | \
 	    sed -E 's/^([^:]+):.*## (.*)/\1|\2/' | awk -F'|' '{printf "  %-18s %s\n", $$1, $$2}'
 	@echo "  chapterN           build and run chapter N with its narration and figures"
+	@echo "make test runs, in order (mk/test-steps.txt):"
+	@sed -n 's/^\([a-z][a-z0-9-]*\)[[:space:]]*\(.*\)/\1|\2/p' mk/test-steps.txt | \
+	    awk -F'|' '{printf "  %2d. %-18s %s\n", NR, $$1, $$2}'
 
 # -------------------------------------------------------------------- chapters
 
@@ -92,6 +99,11 @@ $(UNIT): $(UNIT_SRC:%.c=$(BUILD)/%.o) $(LIB)
 	$(Q)$(CC) $(LDFLAGS) $^ -lcriterion $(LDLIBS) -o $@
 
 # ------------------------------------------------------------------ test steps
+# (the order of every step, wherever its target lives: mk/test-steps.txt)
+
+test-steps-check:
+	$(Q)scripts/check-test-steps.sh
+	$(Q)scripts/check-test-steps.sh --control
 
 unit-tests: $(UNIT) ## run the library's unit tests (Criterion)
 	$(Q)$(UNIT) --jobs 2
@@ -99,8 +111,8 @@ unit-tests: $(UNIT) ## run the library's unit tests (Criterion)
 plots-check: chapters
 	$(Q)BUILD=$(BUILD) scripts/run-chapters.sh plots $(BUILD)/plots-check $(CHAPTER_BINS)
 
+# make test: the unit tests and the chapters' claims again, with the sanitizers
 san-tests:
-	@echo "== again under AddressSanitizer and UndefinedBehaviorSanitizer"
 	$(Q)$(MAKE) --no-print-directory SKIP_DEPS=1 BUILD=$(BUILD)/san SAN=1 OPT="-O1 -g" verify unit-tests
 
 deps-auto:
@@ -108,7 +120,8 @@ ifndef SKIP_DEPS
 	@scripts/deps.sh --check || scripts/deps.sh
 endif
 
-.PHONY: all verify plots test deps clean help chapters unit-tests plots-check san-tests deps-auto
+.PHONY: all verify plots test deps clean help chapters unit-tests plots-check san-tests deps-auto \
+        test-steps-check
 .DELETE_ON_ERROR:
 .SECONDARY:
 

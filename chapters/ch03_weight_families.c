@@ -9,7 +9,10 @@
  * only the diagonal needs d: the diagonal is a sum of d fixed one-hot
  * matrices with dynamic coefficients, and a least-squares fit finds exactly
  * those matrices (F2). Replacing the one-hot matrices by H learned ones keeps
- * the dynamic part at H scalar functions, whatever d is (F3). Every scalar
+ * the dynamic part at H scalar functions, whatever d is (F3), and it reaches a
+ * weight that feeds one output from one input, which the diagonal cannot, and
+ * holds the zeros elsewhere in its static entries, not in its dynamic
+ * coefficients (F4). The parameter counts are narration. Every scalar
  * function here is an additive tanh score with h hidden units, so that
  * functions and parameters can be counted on the same footing.
  */
@@ -157,7 +160,7 @@ static double rebuild_error(const gsl_matrix *C, const gsl_matrix *W, scope *sc)
 
 /* F1: d^2 functions, and the weights they make fill d^2 dimensions. */
 static void full_family(const invent_opts *o, const sizes *s, const function_bank *full,
-                        const function_bank *diagonal, const samples *S, scope *sc)
+                        const samples *S, scope *sc)
 {
     report_section(o, "Every entry its own function");
     uint64_t formula, at_table, d2 = (uint64_t)s->dim * s->dim;
@@ -180,11 +183,6 @@ static void full_family(const invent_opts *o, const sizes *s, const function_ban
                 full_span, d2);
     check_control("F1", "the diagonal family, from d of the same functions");
     check_equal("F1", NULL, diagonal_span, d2);
-    check_equal("F1", "the parameters held by an allocated fully dynamic bank match the count "
-                      "d^2 h (2d + 1)",
-                bank_parameters(full), formula);
-    check_control("F1", "the parameters of the diagonal bank");
-    check_equal("F1", NULL, bank_parameters(diagonal), formula);
 }
 
 static void print_matrix(const invent_opts *o, const gsl_matrix *m)
@@ -235,17 +233,15 @@ static gsl_matrix **learned_matrices(size_t H, size_t d, gsl_rng *r, scope *sc)
     return V;
 }
 
-/* F3 at the ledger's size: parameters of the mixture against F1. */
+/* At the ledger's size: parameters of the mixture against F1 (a product of
+ * given numbers: narration, not a claim). */
 static void compare_at_ledger_size(const invent_opts *o, const sizes *s)
 {
-    uint64_t full_p, mix_p, many_p;
+    uint64_t full_p, mix_p;
     chapter_must(family_params(FAMILY_FULL, LEDGER_D, LEDGER_H, s->hidden, &full_p),
                  "counting at d = 512");
     chapter_must(family_params(FAMILY_MIXTURE, LEDGER_D, LEDGER_H, s->hidden, &mix_p),
                  "counting at d = 512");
-    chapter_must(family_params(FAMILY_MIXTURE, LEDGER_D, LEDGER_D * LEDGER_D, s->hidden, &many_p),
-                 "counting at d = 512");
-    double ratio = (double)full_p / (double)mix_p;
     double static_share = (double)LEDGER_H * LEDGER_D * LEDGER_D / (double)mix_p;
     report_line(o, "%s", "");
     report_text(o, "At d = %d with H = %d: %d scalar functions instead of 262,144, and %llu "
@@ -253,43 +249,109 @@ static void compare_at_ledger_size(const invent_opts *o, const sizes *s)
                    "the entries of the H static matrices, which are learned once and shared by "
                    "every pair of tokens.",
                 LEDGER_D, LEDGER_H, LEDGER_H, (unsigned long long)mix_p,
-                (unsigned long long)full_p, ratio, 100.0 * static_share);
-    check_at_least("F3", "at d = 512, H = 8 the mixture needs far fewer parameters than the "
-                         "fully dynamic weight of F1 (full / mixture)",
-                   ratio, 100.0);
-    check_control("F3", "a mixture of H = d^2 = 262,144 matrices");
-    check_at_least("F3", NULL, (double)full_p / (double)many_p, 100.0);
+                (unsigned long long)full_p, (double)full_p / (double)mix_p, 100.0 * static_share);
 }
 
 /* F3: sum_j c_j V_j with H learned matrices, found again by least squares. */
-static void mixture_family(const invent_opts *o, const sizes *s, const function_bank *full,
-                           const function_bank *mix, const samples *S, scope *sc)
+static void mixture_family(const invent_opts *o, const sizes *s, const function_bank *mix,
+                           const samples *S, scope *sc)
 {
     report_section(o, "A few learned matrices");
-    uint64_t formula;
-    chapter_must(family_params(FAMILY_MIXTURE, s->dim, s->matrices, s->hidden, &formula),
-                 "counting the mixture");
+    uint64_t held = bank_parameters(mix) + (uint64_t)s->matrices * s->dim * s->dim;
     report_text(o, "Replace the d one-hot matrices by H = %zu learned d x d matri%s V_j: "
                    "W(x_i, x_L) = sum_j c_j(x_i, x_L) V_j. Only the H coefficients are dynamic, "
                    "and the same least-squares fit, given the coefficients and the weights, "
                    "finds H fixed matrices that rebuild every weight. Here they are the V_j "
                    "themselves (largest difference %.2g); when many coefficient functions are "
                    "nearly dependent, other matrices rebuild the weights as well. The "
-                   "generated weights span %zu dimensions.",
+                   "generated weights span %zu dimensions. The mixture holds %llu parameters: "
+                   "H h (2d + 1) in its functions, H d^2 in its matrices.",
                 s->matrices, s->matrices == 1 ? "x" : "ces",
-                recovered_off(S->mix_c, S->mixture, S->learned, sc), span(S->mixture, sc));
+                recovered_off(S->mix_c, S->mixture, S->learned, sc), span(S->mixture, sc),
+                (unsigned long long)held);
     check_at_most("F3", "the mixture's weights are rebuilt from H fixed matrices with its H "
                         "dynamic coefficients (relative error of the least-squares fit)",
                   rebuild_error(S->mix_c, S->mixture, sc), RECOVERED);
     check_control("F3", "the fully dynamic weight, against the same coefficients");
     check_at_most("F3", NULL, rebuild_error(S->mix_c, S->full, sc), RECOVERED);
-    uint64_t held = bank_parameters(mix) + (uint64_t)s->matrices * s->dim * s->dim;
-    check_equal("F3", "the parameters held by an allocated mixture (H functions and H "
-                      "matrices) match the count H h (2d + 1) + H d^2",
-                held, formula);
-    check_control("F3", "the parameters of the fully dynamic bank");
-    check_equal("F3", NULL, bank_parameters(full), formula);
     compare_at_ledger_size(o, s);
+}
+
+/* F4's target at the sampled pairs: (N, d^2), row q = g_q e_a e_b^T flattened, a
+ * weight that feeds output a from input b alone, with a dynamic gain g: the
+ * mixture's first coefficient function */
+static gsl_matrix *sparse_target(const samples *S, size_t d, size_t a, size_t b, scope *sc)
+{
+    gsl_matrix *W = scope_matrix(sc, S->mix_c->size1, d * d);
+    for (size_t q = 0; q < W->size1; q++)
+        gsl_matrix_set(W, q, a * d + b, gsl_matrix_get(S->mix_c, q, 0));
+    return W;
+}
+
+/* M: (k, d^2) fixed matrices, W: (N, d^2) weights -> (k, N) the best coefficients
+ * of each weight in the span of M, free at every pair (least squares), from sc */
+static gsl_matrix *best_coefficients(const gsl_matrix *M, const gsl_matrix *W, scope *sc)
+{
+    gsl_matrix *Mt = scope_matrix(sc, M->size2, M->size1), *Wt = scope_matrix(sc, W->size2, W->size1);
+    gsl_matrix_transpose_memcpy(Mt, M);
+    gsl_matrix_transpose_memcpy(Wt, W);
+    return fixed_matrices(Mt, Wt, sc);
+}
+
+/* -> ||C M - W|| / ||W|| for the best coefficients C of W in the span of M */
+static double off_the_span(const gsl_matrix *M, const gsl_matrix *W, scope *sc)
+{
+    gsl_matrix *C = best_coefficients(M, W, sc);
+    gsl_matrix *got = scope_keep_matrix(sc, mat_product(C, CblasTrans, M, CblasNoTrans));
+    return mat_rel_error(got, W);
+}
+
+/* m: (rows, cols) -> how many rows (by_row) or entries hold a value above 1e-9
+ * of the largest |entry| */
+static size_t count_alive(const gsl_matrix *m, int by_row)
+{
+    double tol = 1e-9 * fmax(gsl_matrix_max(m), -gsl_matrix_min(m));
+    size_t alive = 0;
+    for (size_t r = 0; r < m->size1; r++) {
+        size_t in_row = 0;
+        for (size_t c = 0; c < m->size2; c++)
+            in_row += fabs(gsl_matrix_get(m, r, c)) > tol;
+        alive += by_row ? in_row > 0 : in_row;
+    }
+    return alive;
+}
+
+/* F4: a sparse weight, one output from one input, against the diagonal family. */
+static void sparse_outputs(const invent_opts *o, const sizes *s, const samples *S, scope *sc)
+{
+    report_section(o, "A weight that feeds one output from one input");
+    size_t d = s->dim, H = s->matrices;
+    gsl_matrix *across = sparse_target(S, d, 0, 1, sc), *along = sparse_target(S, d, 0, 0, sc);
+    gsl_matrix *diag_c = best_coefficients(S->onehots, along, sc);
+    gsl_matrix *V = fixed_matrices(S->mix_c, across, sc);
+    report_text(o, "Suppose a weight should do one thing: feed output 1 from input 2, scaled by "
+                   "a dynamic gain g(x_i, x_L), and leave every other output alone, W = g e_1 "
+                   "e_2^T. The diagonal family cannot: each of its d coefficients rescales one "
+                   "coordinate in place, so even with any coefficients at every pair its best "
+                   "weights miss this one entirely. Moved onto the diagonal, W = g e_1 e_1^T, it "
+                   "is within reach, but only by holding the other coefficients at zero at "
+                   "every pair of tokens: the best fit keeps %zu of the d = %zu dynamic "
+                   "coefficients alive, so %zu dynamic functions do nothing but cancel. H = %zu "
+                   "learned matrices, fitted from the mixture's H coefficients as in F3, put "
+                   "the target into the matrices themselves: %zu nonzero of their H d^2 = %zu "
+                   "static entries, and the zeros elsewhere cost no dynamic function.",
+                count_alive(diag_c, 1), d, d - count_alive(diag_c, 1), H, count_alive(V, 0),
+                H * d * d);
+    check_at_least("F4", "the diagonal family misses a weight that feeds output 1 from input 2 "
+                         "(relative error of its best weights, any coefficients at each pair)",
+                   off_the_span(S->onehots, across, sc), 0.99);
+    check_control("F4", "the same weight moved onto the diagonal, output 1 from input 1");
+    check_at_least("F4", NULL, off_the_span(S->onehots, along, sc), 0.99);
+    check_at_most("F4", "H learned matrices rebuild it from the mixture's H dynamic "
+                        "coefficients (relative error of the least-squares fit)",
+                  rebuild_error(S->mix_c, across, sc), RECOVERED);
+    check_control("F4", "the H matrices as drawn, not learned, any coefficients at each pair");
+    check_at_most("F4", NULL, off_the_span(S->learned, across, sc), RECOVERED);
 }
 
 static const weight_family FAMILIES[3] = {FAMILY_FULL, FAMILY_DIAGONAL, FAMILY_MIXTURE};
@@ -322,7 +384,8 @@ static void print_table(const invent_opts *o, const sizes *s)
     report_line(o, "%s", "");
     report_text(o, "The diagonal is about as cheap as the mixture, but it can only rescale "
                    "each coordinate of x_i; the mixture moves x_i in any direction the V_j "
-                   "span, and its dynamic part does not grow with d.");
+                   "span. The number of its dynamic functions, H, does not grow with d; the "
+                   "parameters of each, h (2d + 1), do, as any function of two d-vectors must.");
 }
 
 enum { PLOT_POINTS = 12 }; /* d = 4, 8, ..., 8192 */
@@ -354,13 +417,13 @@ static int derive(const invent_opts *o, const sizes *s, gsl_rng *r)
     scope *sc = scope_open();
     size_t d = s->dim;
     function_bank full = bank_new(d * d, d, s->hidden, r, sc);
-    function_bank diagonal = {full.f, d}; /* d functions of the same shape, for counting */
     function_bank mix = bank_new(s->matrices, d, s->hidden, r, sc);
     gsl_matrix **V = learned_matrices(s->matrices, d, r, sc);
     samples S = sample_families(s, &full, &mix, V, sampled_pairs(s), r, sc);
-    full_family(o, s, &full, &diagonal, &S, sc);
+    full_family(o, s, &full, &S, sc);
     diagonal_family(o, s, &S, sc);
-    mixture_family(o, s, &full, &mix, &S, sc);
+    mixture_family(o, s, &mix, &S, sc);
+    sparse_outputs(o, s, &S, sc);
     print_table(o, s);
     plot_counts(o, s);
     int dump_failed = dump_matrix(o, "W_full", S.full) || dump_matrix(o, "W_diagonal", S.diagonal) ||
@@ -376,7 +439,9 @@ int main(int argc, char **argv)
         /* at d = 1 the three families coincide; above 16 the span of the weights, a
          * singular value decomposition of (2 d^2 + 16) x d^2, takes too long */
         {"dim", CLI_SIZE, &s.dim, 2, 16, "width d of the worked example (2 or more)"},
-        {"matrices", CLI_SIZE, &s.matrices, 1, 256, "learned matrices H of the mixture"},
+        {"matrices", CLI_SIZE, &s.matrices, 1, 256,
+         "learned matrices H of the mixture (below d^2: at H = d^2 the mixture is as general "
+         "as the fully dynamic weight)"},
         {"hidden", CLI_SIZE, &s.hidden, 1, 256, "hidden units h of each scalar function"},
     };
     const cli_spec spec = {"ch03", "Chapter 3: what a dynamic d x d weight costs, three ways.",
@@ -385,6 +450,11 @@ int main(int argc, char **argv)
     int rc = chapter_parse(argc, argv, &spec, &o);
     if (rc != CLI_RUN)
         return rc;
+    if (s.matrices >= s.dim * s.dim)
+        return cli_fail(&o, "--matrices (%zu) must be below d^2 = %zu: H learned matrices as many "
+                            "as the d^2 entries span every d x d weight, and the mixture is no "
+                            "step from the fully dynamic weight",
+                        s.matrices, s.dim * s.dim);
     rc = chapter_start(&o, "Chapter 3: from a dynamic matrix to a few static ones");
     if (rc != CLI_RUN)
         return rc;

@@ -186,8 +186,10 @@ static int split_section(const invent_opts *o, const sizes *s, gsl_rng *r)
                    "whatever is left; v vanishes when either argument is zero. Used as the "
                    "weight from token i into receiver L, f depends on the token alone, which is "
                    "the source-only generator of chapter 2 again, and g adds the same amount to "
-                   "every token, so neither can change the order in which a receiver prefers "
-                   "the tokens. Only v can. Below, T = %zu random tokens of width d = %zu, "
+                   "every token. f does set an order of preference among the tokens, but the "
+                   "same order for every receiver, and g changes no receiver's order: neither "
+                   "can make two receivers prefer the tokens in different orders. Only v can. "
+                   "Below, T = %zu random tokens of width d = %zu, "
                    "scored three ways: the additive tanh score (h = %zu), a plain sum, and the "
                    "product; the last column compares the orders of preference of %d random "
                    "receivers over the same tokens.",
@@ -575,10 +577,7 @@ int main(int argc, char **argv)
     const cli_spec spec = {"ch04", "Chapter 4: which function of two tokens lets a unit choose.",
                            options, (int)(sizeof options / sizeof options[0])};
     invent_opts o;
-    int rc = chapter_parse(argc, argv, &spec, &o);
-    if (rc != CLI_RUN)
-        return rc;
-    rc = chapter_start(&o, "Chapter 4: which interaction function");
+    int rc = chapter_begin(argc, argv, &spec, &o, "Chapter 4: which interaction function");
     if (rc != CLI_RUN)
         return rc;
     scope *sc = scope_open();

@@ -256,6 +256,49 @@ static int same_shape(const kvcache_shape *a, const kvcache_shape *b)
            a->width == b->width && a->bytes_each == b->bytes_each;
 }
 
+/* B3 and C1 on the ledger's setting: keys, shared: the bytes of its keys and of
+ * its raw tokens (raw: their shape) */
+static void size_checks(const invent_opts *o, uint64_t keys, uint64_t shared,
+                        const kvcache_shape *raw)
+{
+    uint32_t narrow = 1; /* the same product in 32-bit arithmetic */
+    const uint64_t f[] = {LEDGER.tokens, LEDGER.layers, LEDGER.funcs, LEDGER.width,
+                          LEDGER.bytes_each};
+    for (int i = 0; i < 5; i++)
+        narrow *= (uint32_t)f[i];
+    char wrapped[DIGITS_GROUPED_CAP];
+    report_text(o, "The product needs 64 bits: in 32-bit arithmetic it wraps around silently "
+                   "to %s bytes, so the library counts in 64 bits and reports an overflow "
+                   "instead of wrapping.", digits_grouped(narrow, wrapped));
+    kvcache_shape numbers = LEDGER, one_cache = *raw;
+    numbers.bytes_each = 1;
+    one_cache.layers = 1;
+    uint64_t counted = 0, one_cache_bytes = 0;
+    chapter_must(kvcache_bytes(&numbers, &counted), "sizing the ledger's cache in numbers");
+    chapter_must(kvcache_bytes(&one_cache, &one_cache_bytes), "sizing one cache for all layers");
+    check_equal("B3", "5,000 tokens x 50 layers x 20 functions x 1,000 numbers x 2 bytes = "
+                      "10^10 bytes (10 GB), in 64-bit arithmetic", keys, LEDGER_BYTES);
+    check_control("B3", "the cache counted in numbers, the 2 bytes of each forgotten");
+    check_equal("B3", NULL, counted, LEDGER_BYTES);
+    const kvcache_shape huge = {1ULL << 32, 1ULL << 16, 1ULL << 8, 1ULL << 8, 1};
+    const kvcache_shape fits = {1ULL << 32, 1ULL << 16, 1ULL << 8, 1ULL << 7, 1};
+    uint64_t ignored = 0;
+    int overflow = kvcache_bytes(&huge, &ignored) == INVENT_EOVERFLOW;
+    check_true("B3", "a cache of 2^64 bytes, one more than the largest 64-bit number, is reported "
+                     "as an overflow, not wrapped around to 0",
+               overflow, overflow ? "kvcache_bytes returned INVENT_EOVERFLOW"
+                                  : "kvcache_bytes returned a number");
+    check_control("B3", "a cache of 2^63 bytes, which fits in 64 bits");
+    overflow = kvcache_bytes(&fits, &ignored) == INVENT_EOVERFLOW;
+    check_true("B3", NULL, overflow, overflow ? "kvcache_bytes returned INVENT_EOVERFLOW"
+                                              : "kvcache_bytes returned 2^63");
+    check_equal("C1", "raw tokens shared by the 20 functions: 5,000 x 50 x 1,000 x 2 bytes = "
+                      "0.5 GB, a twentieth of the keys", shared, LEDGER_SHARED);
+    check_control("C1", "one cache of raw tokens for all 50 layers, as if every layer read the "
+                        "same tokens");
+    check_equal("C1", NULL, one_cache_bytes, LEDGER_SHARED);
+}
+
 /* B3: the ledger's key cache is 10^10 bytes, and only 64 bits hold it;
  * C1: the raw tokens, shared, take 0.5 GB. */
 static void size_section(const invent_opts *o, const sizes *s)
@@ -281,29 +324,7 @@ static void size_section(const invent_opts *o, const sizes *s)
         print_setting(o, "your flags, raw tokens:", &own_raw, mine_raw);
     }
     report_line(o, "%s", "");
-    uint32_t narrow = 1; /* the same product in 32-bit arithmetic */
-    const uint64_t f[] = {LEDGER.tokens, LEDGER.layers, LEDGER.funcs, LEDGER.width,
-                          LEDGER.bytes_each};
-    for (int i = 0; i < 5; i++)
-        narrow *= (uint32_t)f[i];
-    check_equal("B3", "5,000 tokens x 50 layers x 20 functions x 1,000 numbers x 2 bytes = "
-                      "10^10 bytes (10 GB), in 64-bit arithmetic", keys, LEDGER_BYTES);
-    check_control("B3", "the same product in 32-bit arithmetic, which wraps around silently");
-    check_equal("B3", NULL, narrow, LEDGER_BYTES);
-    const kvcache_shape huge = {1ULL << 32, 1ULL << 16, 1ULL << 8, 1ULL << 8, 1};
-    const kvcache_shape fits = {1ULL << 32, 1ULL << 16, 1ULL << 8, 1ULL << 7, 1};
-    uint64_t ignored = 0;
-    int overflow = kvcache_bytes(&huge, &ignored) == INVENT_EOVERFLOW;
-    check_true("B3", "a cache of 2^64 bytes, one more than the largest 64-bit number, is reported "
-                     "as an overflow, not wrapped around to 0",
-               overflow, overflow ? "kvcache_bytes returned INVENT_EOVERFLOW"
-                                  : "kvcache_bytes returned a number");
-    check_control("B3", "a cache of 2^63 bytes, which fits in 64 bits");
-    overflow = kvcache_bytes(&fits, &ignored) == INVENT_EOVERFLOW;
-    check_true("B3", NULL, overflow, overflow ? "kvcache_bytes returned INVENT_EOVERFLOW"
-                                              : "kvcache_bytes returned 2^63");
-    check_equal("C1", "raw tokens shared by the 20 functions: 5,000 x 50 x 1,000 x 2 bytes = "
-                      "0.5 GB, a twentieth of the keys", shared, LEDGER_SHARED);
+    size_checks(o, keys, shared, &raw);
 }
 
 /* m: a cache shape, ledger: whether it is the ledger's -> its legend entry */
@@ -398,9 +419,9 @@ int main(int argc, char **argv)
     plot_sizes(&o, &s);
     scope_close(sc);
     report_section(&o, "What follows");
-    report_text(&o, "Where this leaves the derivation these chapters follow (a derivation of the "
-                    "Transformer posted as a forum thread), which factors A to shrink the cache. "
-                    "Caching one key A_j x_i per "
+    report_text(&o, "Where this leaves the article whose derivation these chapters follow, "
+                    "which factors A to shrink the cache (the forum thread that discussed it is "
+                    "a second source, quoted in chapter 6). Caching one key A_j x_i per "
                     "function costs 10 GB in the ledger's setting, and the next chapter's "
                     "factoring, A_j = W_q^T W_k with keys of r = 200 numbers, shrinks that to "
                     "2 GB. But the raw tokens, shared by all functions, take 0.5 GB with the "

@@ -82,6 +82,23 @@ static void per_head_sum(const example *e, size_t shift, gsl_matrix *sum)
     }
 }
 
+/* e's weights with head j's block of W_v taken from head j + 1 (mod H) -> out: (T, d),
+ * the library's multi-head attention with that off-by-one view */
+static void shifted_values_forward(const example *e, gsl_matrix *out)
+{
+    scope *sc = scope_open();
+    mha_weights w = *e->w;
+    w.Wv = scope_matrix(sc, e->w->Wv->size1, e->w->Wv->size2);
+    for (size_t j = 0; j < e->H; j++) {
+        gsl_matrix_view to = heads_rows(w.Wv, e->H, j);
+        gsl_matrix_const_view from = heads_const_rows(e->w->Wv, e->H, (j + 1) % e->H);
+        gsl_matrix_memcpy(&to.matrix, &from.matrix);
+    }
+    mha_trace *tr = SCOPE_KEEP(sc, mha_trace_new(e->T, &w), mha_trace_free);
+    chapter_must(mha_forward(&w, e->X, ATTN_CAUSAL, tr, out), "multi-head attention");
+    scope_close(sc);
+}
+
 /* H1, first half: concatenate, multiply by W_o; compare with the sum over heads. */
 static int concat_versus_sum(const invent_opts *o, example *e)
 {
@@ -102,6 +119,10 @@ static int concat_versus_sum(const invent_opts *o, example *e)
     check_matrix_close("H1", NULL, e->out, wrong, 1e-12);
     check_matrix_close("H1", "the library's multi-head attention (heads as views of one "
                        "matrix) gives the same output", lib, e->out, 1e-12);
+    shifted_values_forward(e, wrong);
+    check_control("H1", "the library's multi-head attention with W_v's row blocks one head off "
+                        "(head j reads head j+1's values), the slip of a view's offset");
+    check_matrix_close("H1", NULL, wrong, e->out, 1e-12);
     const char *names[] = {"X", "Wq", "Wk", "Wv", "Wo", "heads_concat", "out"};
     const gsl_matrix *dumped[] = {e->X, e->w->Wq, e->w->Wk, e->w->Wv, e->w->Wo, C, e->out};
     int failed = 0;
@@ -116,6 +137,7 @@ static void identity_blocks(const invent_opts *o, const example *e, gsl_rng *rng
 {
     scope *sc = scope_open();
     mha_weights *w = SCOPE_KEEP(sc, mha_new(e->d, e->H, e->r, e->d, rng), mha_free);
+    mha_trace *tr = SCOPE_KEEP(sc, mha_trace_new(e->T, w), mha_trace_free);
     gsl_matrix *random_Wo = scope_keep_matrix(sc, mat_clone(w->Wo));
     gsl_matrix *out = scope_matrix(sc, e->T, e->d), *sum = scope_matrix(sc, e->T, e->d);
     gsl_matrix *Oj = scope_matrix(sc, e->T, e->d), *mixed = scope_matrix(sc, e->T, e->d);
@@ -125,13 +147,13 @@ static void identity_blocks(const invent_opts *o, const example *e, gsl_rng *rng
         head_output(w, e->X, j, Oj);
         gsl_matrix_add(sum, Oj);
     }
-    chapter_must(mha_forward(w, e->X, ATTN_CAUSAL, NULL, out), "multi-head attention");
+    chapter_must(mha_forward(w, e->X, ATTN_CAUSAL, tr, out), "multi-head attention");
     report_text(o, "Now give every head values of full width d and set each block W_o^(j) "
                    "to the identity: W_o = [I I ... I] just adds the heads up.");
     check_matrix_close("H1", "with identity blocks, W_o = [I I ... I], the heads are simply "
                        "added up", out, sum, 1e-12);
     gsl_matrix_memcpy(w->Wo, random_Wo);
-    chapter_must(mha_forward(w, e->X, ATTN_CAUSAL, NULL, mixed), "multi-head attention");
+    chapter_must(mha_forward(w, e->X, ATTN_CAUSAL, tr, mixed), "multi-head attention");
     check_control("H1", "W_o with random blocks instead of identities");
     check_matrix_close("H1", NULL, mixed, sum, 1e-12);
     scope_close(sc);

@@ -6,15 +6,14 @@
  * hidden unit compares the token with a key (a row of W1) and, if it
  * matches, writes a value (a column of W2) into the output (Geva et al.,
  * 2021). This chapter writes the MLP as that sum (claim M1), builds a memory
- * by hand from chosen pairs (M2), shows why W2 is needed (M3), and asks
- * whether W1 could be merged into attention's W_o (M4): with one skip around
- * both sublayers it can; a second skip means W1 x must still be computed,
- * so W1 cannot be dropped; a norm between them stops even the product
- * W1 W_o from merging.
+ * by hand from chosen pairs (M2), shows why W2 is needed: without it the
+ * best memory misses every value that is not a coordinate direction (M3),
+ * and asks whether W1 could be merged into attention's W_o (M4): with one
+ * skip around both sublayers it can; a second skip means W1 x must still be
+ * computed, so W1 cannot be dropped; a norm between them, with or without
+ * the second skip, stops even the product W1 W_o from merging.
  */
 #include <math.h>
-#include <stdlib.h>
-#include <string.h>
 
 #include "invent.h"
 
@@ -52,11 +51,12 @@ static void sum_form_section(const invent_opts *o, const sizes *s, gsl_rng *rng)
     gsl_matrix *X = scope_keep_matrix(sc, mat_gaussian(s->seq, s->dim, 1.0, rng));
     gsl_matrix *Y = scope_matrix(sc, s->seq, s->dim), *Ysum = scope_matrix(sc, s->seq, s->dim);
     gsl_matrix *Ylin = scope_matrix(sc, s->seq, s->dim);
+    mlp_trace *tr = SCOPE_KEEP(sc, mlp_trace_new(s->seq, w), mlp_trace_free);
     gsl_matrix_view b1 = gsl_matrix_view_vector(w->b1, 1, s->hidden);
     gsl_matrix_view b2 = gsl_matrix_view_vector(w->b2, 1, s->dim);
     rng_fill_gaussian(&b1.matrix, rng, 0.5);
     rng_fill_gaussian(&b2.matrix, rng, 0.5);
-    chapter_must(mlp_forward(w, X, NULL, Y), "the MLP");
+    chapter_must(mlp_forward(w, X, tr, Y), "the MLP");
     mlp_weights linear = *w; /* the same keys and values, f left out */
     linear.f = MLP_IDENTITY;
     for (size_t t = 0; t < s->seq; t++) {
@@ -206,87 +206,68 @@ static void memory_section(const invent_opts *o, const sizes *s, gsl_rng *rng)
     scope_close(sc);
 }
 
-/* Rows compared by qsort: their width, set by distinct_directions. */
-static size_t row_width;
-
-static int by_entries(const void *a, const void *b)
+/* values: (n, d) -> coordinate: (n, d), row i the best multiple of one coordinate
+ * direction for v_i, its largest entry kept and the others zeroed: what a unit
+ * without W2, wired to one coordinate, can write best */
+static void best_coordinates(const gsl_matrix *values, gsl_matrix *coordinate)
 {
-    const double *x = *(const double *const *)a, *y = *(const double *const *)b;
-    for (size_t i = 0; i < row_width; i++)
-        if (x[i] != y[i])
-            return x[i] < y[i] ? -1 : 1;
-    return 0;
-}
-
-/* W: (d, m), column i the direction unit i writes -> how many distinct directions
- * (columns equal after scaling to length 1 count once), by sorting them */
-static size_t distinct_directions(const gsl_matrix *W)
-{
-    size_t d = W->size1, m = W->size2, distinct = 0;
-    scope *sc = scope_open();
-    gsl_matrix *U = scope_matrix(sc, m, d);
-    const double **rows = SCOPE_KEEP(sc, malloc(m * sizeof *rows), free);
-    gsl_matrix_transpose_memcpy(U, W);
-    for (size_t i = 0; i < m; i++) {
-        gsl_vector_view u = gsl_matrix_row(U, i);
-        gsl_vector_scale(&u.vector, 1.0 / gsl_blas_dnrm2(&u.vector));
-        rows[i] = u.vector.data;
+    gsl_matrix_set_zero(coordinate);
+    for (size_t i = 0; i < values->size1; i++) {
+        gsl_vector_const_view v = gsl_matrix_const_row(values, i);
+        size_t top = gsl_blas_idamax(&v.vector);
+        gsl_matrix_set(coordinate, i, top, gsl_vector_get(&v.vector, top));
     }
-    row_width = d;
-    qsort(rows, m, sizeof *rows, by_entries);
-    for (size_t i = 0; i < m; i++)
-        for (size_t k = 0; k < d; k++)
-            if (i == 0 || fabs(rows[i][k] - rows[i - 1][k]) > 1e-9) {
-                distinct++;
-                break;
-            }
-    scope_close(sc);
-    return distinct;
 }
 
-/* v: (d) -> the relative error of the best multiple of one coordinate direction */
-static double best_single_coordinate(const gsl_vector *v)
+/* keys: (n, d), values: (n, d) the pairs, written: (n, d) what each unit writes
+ * on a perfect match -> the relative error over all pairs of what the memory
+ * built with those columns of W2 recalls for the stored keys */
+static double stored_recall_error(const gsl_matrix *keys, const gsl_matrix *values,
+                           const gsl_matrix *written, gsl_rng *rng)
 {
-    double norm = gsl_blas_dnrm2(v), top = 0.0;
-    for (size_t i = 0; i < v->size; i++)
-        top = fmax(top, fabs(gsl_vector_get(v, i)));
-    return sqrt(fmax(0.0, 1.0 - (top / norm) * (top / norm)));
+    scope *sc = scope_open();
+    gsl_matrix *recall = scope_matrix(sc, keys->size1, keys->size2);
+    memory_ask(memory_build(sc, keys, written, rng), keys, recall);
+    double err = mat_rel_error(recall, values);
+    scope_close(sc);
+    return err;
 }
 
 /* M3: without W2, unit i can only write one coordinate. */
 static void counting_section(const invent_opts *o, const sizes *s, gsl_rng *rng)
 {
-    size_t d = s->dim, m = s->hidden;
+    size_t d = s->dim, m = s->hidden, n = s->pairs;
     report_section(o, "Why the memory needs W2");
-    scope *sc = scope_open();
-    gsl_matrix *wiring = scope_matrix(sc, d, m); /* unit i -> one coordinate, at random */
-    for (size_t i = 0; i < m; i++)
-        gsl_matrix_set(wiring, gsl_rng_uniform_int(rng, d), i, 1.0);
-    mlp_weights *w = SCOPE_KEEP(sc, mlp_new(d, m, MLP_RELU, rng), mlp_free);
-    size_t without = distinct_directions(wiring), with = distinct_directions(w->W2);
-    uint64_t params = 0;
-    chapter_must(count_mul(d, m, &params), "counting W2's entries");
     report_text(o, "Drop W2 and let each hidden unit write straight into the residual stream: "
-                   "unit i can then only add to one coordinate of the d = %zu. Wire the m = "
-                   "%zu units to coordinates at random (any wiring will do) and count the "
-                   "distinct directions they write, by sorting the columns of the (d, m) "
-                   "wiring: %zu, so %zu units write a direction that another unit writes too, "
-                   "and no one-to-one map exists. W2, with its d * m = %llu entries, lets each "
-                   "unit write a direction of its own.",
-                d, m, without, m - without, (unsigned long long)params);
-    check_at_most("M3", "without W2, the m > d units write at most d distinct directions "
-                  "(counted over a random wiring)", (double)without, (double)d);
-    check_control("M3", "a random W2: each unit writes its own column");
-    check_at_most("M3", NULL, (double)with, (double)d);
-    gsl_matrix *v = scope_keep_matrix(sc, mat_gaussian(2, d, 1.0, rng));
-    gsl_vector_view value = gsl_matrix_row(v, 0), axis = gsl_matrix_row(v, 1);
-    gsl_vector_set_basis(&axis.vector, gsl_rng_uniform_int(rng, d));
-    double err = best_single_coordinate(&value.vector);
-    report_line(o, "  a random value, written by one unit without W2: relative error %.3g", err);
-    check_at_least("M3", "a value that is not a coordinate direction cannot be written by one "
-                   "unit (best relative error)", err, 0.5);
-    check_control("M3", "a value along a coordinate axis");
-    check_at_least("M3", NULL, best_single_coordinate(&axis.vector), 0.5);
+                   "unit i can then only add to one coordinate of the d = %zu. With m = %zu "
+                   "units, at least m - d = %zu write a coordinate that another unit writes "
+                   "too (the pigeonhole principle; a count, not a measurement). What it costs "
+                   "is measured: build a memory as in the previous section, with %zu random "
+                   "values, and give each unit the best it can write without W2, the multiple "
+                   "of one coordinate direction nearest its value (its largest entry, the rest "
+                   "zero). With W2 its column is the value itself.", d, m, m - d, n);
+    scope *sc = scope_open();
+    gsl_matrix *R = scope_matrix(sc, d, d);
+    chapter_must(mat_random_orthogonal(R, rng), "a random rotation");
+    gsl_matrix_view keys = gsl_matrix_submatrix(R, 0, 0, n, d);
+    gsl_matrix *values = scope_keep_matrix(sc, mat_gaussian(n, d, 1.0 / sqrt((double)d), rng));
+    gsl_matrix *coordinate = scope_matrix(sc, n, d);
+    best_coordinates(values, coordinate);
+    double without = stored_recall_error(&keys.matrix, values, coordinate, rng);
+    double with = stored_recall_error(&keys.matrix, values, values, rng);
+    report_line(o, "  relative recall error over the %zu stored keys: %.3g without W2, %.3g "
+                   "with it", n, without, with);
+    check_at_least("M3", "without W2, the best memory misses values that are not coordinate "
+                   "directions (relative recall error)", without, 0.5);
+    check_control("M3", "the same memory with W2, each unit's column its value");
+    check_at_least("M3", NULL, with, 0.5);
+    check_at_most("M3", "with W2 the same memory writes every value (relative recall error)",
+                  with, 1e-12);
+    check_control("M3", "the same memory without W2, each unit writing one coordinate");
+    check_at_most("M3", NULL, without, 1e-12);
+    report_text(o, "Without W2, a value with d non-zero entries would take d units, one per "
+                   "entry, all matching the same key; W2, with its d * m entries, lets one "
+                   "unit write any direction.");
     scope_close(sc);
 }
 
@@ -328,18 +309,20 @@ static double merged_difference(const absorb_setup *a, int second)
     gsl_matrix *in = scope_keep_matrix(sc, mat_product(a->C1, CblasNoTrans, a->attn->Wo,
                                                        CblasTrans));
     gsl_matrix *y = scope_matrix(sc, T, d), *y2 = scope_matrix(sc, T, d);
+    mlp_trace *tr = SCOPE_KEEP(sc, mlp_trace_new(T, a->mlp), mlp_trace_free);
     if (second)
         gsl_matrix_add(in, a->X);
-    chapter_must(mlp_forward(a->mlp, in, NULL, y), "the MLP");
-    chapter_must(mlp_forward(&merged, a->C1, NULL, y2), "the merged MLP");
+    chapter_must(mlp_forward(a->mlp, in, tr, y), "the MLP");
+    chapter_must(mlp_forward(&merged, a->C1, tr, y2), "the merged MLP");
     double diff = mat_rel_error(y2, y);
     scope_close(sc);
     return diff;
 }
 
 /* X: (T, d), C: (T, d) concatenated head outputs -> out: (T, m), what W1 computes
- * after the second skip, with a norm between (norm != 0) or without */
-static void first_layer_input(const absorb_setup *a, const gsl_matrix *C, int norm,
+ * from W_o c, after a second skip (skip != 0: x + W_o c) or not, with a norm
+ * between (norm != 0) or without */
+static void first_layer_input(const absorb_setup *a, const gsl_matrix *C, int skip, int norm,
                               gsl_matrix *out)
 {
     scope *sc = scope_open();
@@ -347,7 +330,8 @@ static void first_layer_input(const absorb_setup *a, const gsl_matrix *C, int no
     gsl_matrix *R = scope_keep_matrix(sc, mat_product(C, CblasNoTrans, a->attn->Wo, CblasTrans));
     gsl_vector *gamma = scope_vector(sc, d), *beta = scope_vector(sc, d);
     gsl_vector_set_all(gamma, 1.0);
-    gsl_matrix_add(R, a->X);
+    if (skip)
+        gsl_matrix_add(R, a->X);
     if (norm)
         chapter_must(layernorm_forward(R, gamma, beta, 1e-5, R, NULL, NULL), "layer norm");
     chapter_must(mat_mul(R, CblasNoTrans, a->mlp->W1, CblasTrans, out), "W1");
@@ -357,7 +341,7 @@ static void first_layer_input(const absorb_setup *a, const gsl_matrix *C, int no
 /* g(c) = first_layer_input: -> max |g(C1 + C2) - g(C1) - g(C2) + g(0)| / (range of
  * g(C1)), the second difference along C1, C2; zero for any g that is a function of x
  * plus a matrix times c */
-static double second_difference(const absorb_setup *a, int norm)
+static double second_difference(const absorb_setup *a, int skip, int norm)
 {
     scope *sc = scope_open();
     size_t T = a->X->size1, m = a->mlp->W1->size1;
@@ -366,10 +350,10 @@ static double second_difference(const absorb_setup *a, int norm)
     gsl_matrix *g12 = scope_matrix(sc, T, m), *g1 = scope_matrix(sc, T, m);
     gsl_matrix *g2 = scope_matrix(sc, T, m), *g0 = scope_matrix(sc, T, m);
     gsl_matrix_add(sum, a->C2);
-    first_layer_input(a, sum, norm, g12);
-    first_layer_input(a, a->C1, norm, g1);
-    first_layer_input(a, a->C2, norm, g2);
-    first_layer_input(a, zero, norm, g0);
+    first_layer_input(a, sum, skip, norm, g12);
+    first_layer_input(a, a->C1, skip, norm, g1);
+    first_layer_input(a, a->C2, skip, norm, g2);
+    first_layer_input(a, zero, skip, norm, g0);
     double scale = gsl_matrix_max(g1) - gsl_matrix_min(g1);
     gsl_matrix_sub(g12, g1);
     gsl_matrix_sub(g12, g2);
@@ -391,7 +375,8 @@ static void absorption_section(const invent_opts *o, const sizes *s, gsl_rng *rn
     absorb_setup a;
     absorb_build(sc, s, rng, &a);
     double one_skip = merged_difference(&a, 0), two_skips = merged_difference(&a, 1);
-    double skip_gap = second_difference(&a, 0), norm_gap = second_difference(&a, 1);
+    double skip_gap = second_difference(&a, 1, 0), norm_gap = second_difference(&a, 1, 1);
+    double norm_alone = second_difference(&a, 0, 1), neither = second_difference(&a, 0, 0);
     check_at_most("M4", "with one skip around both sublayers, W1 W_o merged into one matrix "
                   "gives the same outputs (relative difference)", one_skip, 1e-12);
     check_control("M4", "a second skip: the MLP sees x + W_o c");
@@ -418,6 +403,15 @@ static void absorption_section(const invent_opts *o, const sizes *s, gsl_rng *rn
                    "difference in c: no merged matrix can match it", norm_gap, 1e-2);
     check_control("M4", "the second skip without the norm");
     check_at_least("M4", NULL, skip_gap, 1e-2);
+    report_text(o, "The norm stops the merge on its own, without the second skip: with one "
+                   "skip around both sublayers and a norm before the MLP, W1 sees LN(W_o c). "
+                   "Second difference, relative: %.3g with the norm, %.3g without it.",
+                norm_alone, neither);
+    check_at_least("M4", "with one skip around both sublayers and a norm between, W1 LN(W_o c) "
+                   "has a non-zero second difference in c: the norm alone keeps W1 W_o from "
+                   "merging", norm_alone, 1e-2);
+    check_control("M4", "one skip around both sublayers, no norm: W1 W_o c");
+    check_at_least("M4", NULL, neither, 1e-2);
     scope_close(sc);
 }
 

@@ -260,11 +260,12 @@ static double earlier_change(const block_weights *w, const gsl_matrix *X, part d
     size_t T = X->size1, d = X->size2;
     gsl_matrix *X2 = scope_keep_matrix(sc, mat_clone(X));
     gsl_matrix *Y = scope_matrix(sc, T, d), *Y2 = scope_matrix(sc, T, d);
+    block_trace *tr = SCOPE_KEEP(sc, block_trace_new(T, w), block_trace_free);
     gsl_vector_view last = gsl_matrix_row(X2, T - 1);
     gsl_vector_scale(&last.vector, -3.0);
     if (drop == PART_NONE) {
-        chapter_must(block_forward(w, X, NULL, Y), "the block");
-        chapter_must(block_forward(w, X2, NULL, Y2), "the block");
+        chapter_must(block_forward(w, X, tr, Y), "the block");
+        chapter_must(block_forward(w, X2, tr, Y2), "the block");
     } else {
         reference_block(w, X, drop, Y, NULL);
         reference_block(w, X2, drop, Y2, NULL);
@@ -447,6 +448,8 @@ static void task_accuracy(const block_weights *w, const block_weights *random_w,
     scope *sc = scope_open();
     gsl_matrix *X = scope_matrix(sc, TASK_T, TASK_D), *target = scope_matrix(sc, TASK_T, 2);
     gsl_matrix *Y = scope_matrix(sc, TASK_T, TASK_D);
+    block_trace *tr = SCOPE_KEEP(sc, block_trace_new(TASK_T, w), block_trace_free);
+    block_trace *tr_random = SCOPE_KEEP(sc, block_trace_new(TASK_T, random_w), block_trace_free);
     for (int k = 0; k < N_PARTS + 2; k++)
         accuracy[k] = 0.0;
     for (int trial = 0; trial < TRIALS; trial++) {
@@ -455,9 +458,9 @@ static void task_accuracy(const block_weights *w, const block_weights *random_w,
             reference_block(w, X, (part)k, Y, NULL);
             accuracy[k] += (double)answered(Y, target) / (TRIALS * KEYS);
         }
-        chapter_must(block_forward(w, X, NULL, Y), "the task's block");
+        chapter_must(block_forward(w, X, tr, Y), "the task's block");
         accuracy[N_PARTS] += (double)answered(Y, target) / (TRIALS * KEYS);
-        chapter_must(block_forward(random_w, X, NULL, Y), "a random block");
+        chapter_must(block_forward(random_w, X, tr_random, Y), "a random block");
         accuracy[N_PARTS + 1] += (double)answered(Y, target) / (TRIALS * KEYS);
     }
     scope_close(sc);

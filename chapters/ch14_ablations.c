@@ -918,7 +918,7 @@ static void profile_heads(const inspection *in, const gpt_weights *w, head_profi
         corpus_window(r->text, r->valid + i, 1, T, x, x + T);
         chapter_must(gpt_probe_run(w, x, p), "reading the attention");
         for (size_t k = 0; k < heads; k++) {
-            _gsl_matrix_const_view a = gpt_probe_attention(p, k / in->H, k % in->H);
+            gsl_matrix_const_view a = gpt_probe_attention(p, k / in->H, k % in->H);
             chapter_must(head_profile_add(&a.matrix, x, &prof[k]), "profiling a head");
             gsl_matrix_memcpy(A, &a.matrix);
             head_shuffle(A, rng);
@@ -979,7 +979,7 @@ static void plot_attention(const inspection *in)
     plot *fig = plot_begin(r->o, "ch14_attention");
     for (size_t k = 0; k < in->L * in->H; k++) {
         plot_block(fig, "key position, query position, weight");
-        _gsl_matrix_const_view a = gpt_probe_attention(p, k / in->H, k % in->H);
+        gsl_matrix_const_view a = gpt_probe_attention(p, k / in->H, k % in->H);
         plot_matrix(fig, &a.matrix);
     }
     plot_set(fig, "tokens", (double)T);

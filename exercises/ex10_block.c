@@ -18,7 +18,9 @@
  *     not of X's shape (or a library call's status when it fails, X's width
  *     not the weights' d for one); frees all it allocates, on every path;
  *   - X and Y may be views whose rows lie further apart than their width (a tda).
- * Use mha_forward, layernorm_forward, mlp_forward (NULL for what you do not
+ * Use mha_forward and mlp_forward, each with a trace for T tokens that you
+ * allocate (mha_trace_new, mlp_trace_new: the library's forward passes
+ * allocate nothing), layernorm_forward (NULL for the statistics you do not
  * need) and gsl_matrix_add for the skips.
  * Write it yourself: the grade refuses calls to block_forward.
  * Grade: make exercise10   Hints: make hint 10 (then LEVEL=2, LEVEL=3) */

@@ -1,7 +1,8 @@
 /* Inventing the Transformer, in C: the core library, in five layers (lowest
  * first). A chapter, an exercise or a test includes this one header; a file
- * inside lib/ includes the headers it needs, from its own layer or lower ones
- * (scripts/check-layers.sh checks it). */
+ * inside lib/ includes the headers it needs, from its own layer or one that
+ * lib/layers.txt lets it include (the compiler and scripts/check-layers.sh
+ * refuse any other). */
 #ifndef INVENT_H
 #define INVENT_H
 

@@ -28,5 +28,4 @@ bench-smoke: $(BENCH)
 	    --ledger-tokens 64 --sparse-t 256 --cold-mib 32 --rounds 1 --dump $(BUILD)/bench-smoke
 	@echo "bench: smoke run on tiny sizes passed"
 
-TEST_STEPS += bench-smoke
 .PHONY: bench bench-framework bench-smoke

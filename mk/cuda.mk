@@ -11,7 +11,7 @@ CUDA_LDLIBS := -L$(CUDA_HOME)/lib64 -Wl,-rpath,$(CUDA_HOME)/lib64 -lcudart -lstd
 $(CUDA_OBJ): lib/kernels/cuda/attn_cuda.cu lib/kernels/cuda/attn_cuda.h lib/kernels/attn_kernels.h | deps-auto
 	$(call say,NVCC,$<)
 	@mkdir -p $(@D)
-	$(Q)$(NVCC) -O2 $(filter -I%,$(CPPFLAGS)) -Ilib/kernels/cuda -Xcompiler -Wall,-Wextra,-Werror -c $< -o $@
+	$(Q)$(NVCC) -O2 $(call layer_includes,kernels) -Ilib/kernels/cuda -Xcompiler -Wall,-Wextra,-Werror -c $< -o $@
 
 $(BUILD)/cuda/test_cuda.o: tests/cuda/test_cuda.c | deps-auto
 	$(call say,CC,$<)
@@ -29,5 +29,4 @@ else
 	@echo "cuda-tests: nvcc not found: CUDA kernels not built, their tests skipped"
 endif
 
-TEST_STEPS += cuda-tests
 .PHONY: cuda-tests

@@ -111,7 +111,5 @@ exercise-stubs: ## instructors: remake exercises/exNN_*.c from the solutions (ke
 exercises-check: ## instructors: prove every grader three ways (solutions pass, fresh stubs fail, every mutant fails)
 	$(Q)$(EX_SCRIPT) check
 
-TEST_STEPS += exercises-check
-
 .PHONY: exercises exerciseN $(EX_GRADE_GOALS) next hint watch reset $(EX_ARGS) $(EX_STRAY) \
         solutions exercise-stubs exercises-check

@@ -28,5 +28,4 @@ gallery: kit-run ## one offline HTML page with every figure, caption and claim, 
 kit-check: plots-check
 	$(Q)scripts/kit-check.sh $(BUILD)/plots-check $(BUILD)/claims-plots.tsv $(BUILD)/kit-check
 
-TEST_STEPS += kit-check
 .PHONY: kit-run slides course gallery kit-check

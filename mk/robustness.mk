@@ -12,5 +12,4 @@ bad-input: chapters $(BENCH) ## refuse bad input before any work: exit 2, one li
 test-long: deps-auto chapters ## every claim at seeds 1..20 (default sizes); not part of make test
 	$(Q)BUILD=$(BUILD) scripts/seed-sweep.sh 1 20 $(CHAPTER_BINS)
 
-TEST_STEPS += bad-input
 .PHONY: bad-input test-long

@@ -48,5 +48,4 @@ bench-train-smoke: $(BENCH_TRAIN)
 	$(Q)$(BENCH_TRAIN) --quiet --no-plot --layers 1 --heads 2 --dim 16 --context 8 --batch 2 --steps 2
 	@echo "bench-train: smoke run on a tiny model passed"
 
-TEST_STEPS += bench-train-smoke
 .PHONY: check-training bench-train bench-train-smoke

@@ -1,7 +1,7 @@
 # Chapter 1, claims R1 and R3: recall error against sequence length, with the
 # share of directions the state cannot see and the error expected of a
 # read-out fitted on finitely many sequences.
-# caption: A fixed state of size m recalls every past input exactly while n·p ≤ m; past that, the least-squares read-out loses a growing share, as expected from the directions the state cannot see. Keeping every state (the growing memory) recalls exactly at every length.
+# caption: A fixed state of size m recalls every past input exactly while n·p ≤ m; past that, the least-squares read-out loses a growing share, as expected from the directions the state cannot see, raised a little by fitting the read-out on finitely many sequences (solid line); the uncorrected share (dotted) is the near miss that the check, over all lengths at once, must reject. Keeping every state (the growing memory) recalls exactly at every length.
 # claims: R1 R3
 set title sprintf("Recall from memory: a fixed state of size m = %d, inputs of size p = %d", state, input)
 set xlabel "sequence length n (tokens)"

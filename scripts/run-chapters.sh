@@ -6,9 +6,9 @@
 # Every chapter appends its claims to $BUILD/claims-MODE.tsv; the table has
 # one row per claim id, in chapter and id order (FAIL if any check of it
 # failed), and a closing line
-# "N passed, M failed"; then the controls table (see below). The exit status
-# is non-zero if a claim failed, a control held or was missing, or a
-# chapter exited with an error.
+# "N passed, M failed"; then the controls table, one row per check (see
+# below). The exit status is non-zero if a claim failed, a check's control
+# held or was missing, or a chapter exited with an error.
 set -u
 mode=$1 plot_dir=$2
 shift 2
@@ -54,27 +54,47 @@ printf '%s\n' "$sorted" | awk -F'\t' '
         exit failed > 0
     }' || broken=1
 
-# Controls: one row per claim id. FAILS (as it should) when every control of
-# the id failed; HOLDS (a defect: the check cannot tell) when one passed;
-# NONE when the id has no control. Either of the last two fails verify.
+# Controls: one row per check (a claim line of the claims file), in chapter and
+# id order. A check is told apart by the control lines that follow it in its
+# chapter's file order, up to its next check; they must carry its id. FAILS
+# (as it should) when every control of the check failed; HOLDS (a defect: the
+# check cannot tell) when one passed; NONE when no control followed it: the
+# row names the check. A control that follows no check of its id is an
+# ORPHAN. HOLDS, NONE and ORPHAN rows fail verify.
 echo
-echo "Controls (each claim checked on a case where it must not hold)"
-printf '%s\n' "$sorted" | awk -F'\t' '
-    NF < 5 { next }
-    $6 != "control" && !($1 in seen) { seen[$1] = 1; order[n++] = $1; chapter[$1] = $3 }
-    $6 == "control" && (!($1 in control) || $2 == "HOLDS") {
-        control[$1] = $2; what[$1] = $4; got[$1] = $5
+echo "Controls (each check run again on a case where it must not hold)"
+awk -F'\t' -v OFS='\t' '
+    NF < 6 { next }
+    $6 == "claim" { check++; last_id = $1; last_chapter = $3; k = check }
+    $6 == "control" { k = ($1 == last_id && $3 == last_chapter) ? check : "orphan" NR }
+    { print $3, $1, k, $6, $2, $4, $5 }' "$claims" |
+    sort -s -t "$tab" -k1,1 -k2,2V |
+    awk -F'\t' '
+    $4 == "claim" { order[n++] = $3; id[$3] = $2; chapter[$3] = $1; claim[$3] = $6; next }
+    $3 ~ /^orphan/ { order[n++] = $3; id[$3] = $2; chapter[$3] = $1; orphan[$3] = 1 }
+    {
+        controls[$3]++
+        if (!($3 in what) || ($5 == "HOLDS" && !held[$3])) { what[$3] = $6; got[$3] = $7 }
+        if ($5 == "HOLDS") held[$3] = 1
     }
     END {
         for (i = 0; i < n; i++) {
-            id = order[i]
-            c = (id in control) ? control[id] : "NONE"
-            printf "%-3s  %-5s  %s  %s: %s\n", id, c, chapter[id],
-                   (id in what) ? what[id] : "no control", (id in got) ? got[id] : "-"
+            k = order[i]
+            if (k in orphan) { c = "ORPHAN"; text = "a control that follows no check of its id (" what[k] "): " got[k] }
+            else if (!(k in controls)) { c = "NONE"; text = "no control for: " claim[k] }
+            else {
+                c = held[k] ? "HOLDS" : "FAILS"
+                more = controls[k] > 1 ? sprintf(" (and %d more)", controls[k] - 1) : ""
+                text = what[k] ": " got[k] more
+            }
+            printf "%-3s  %-5s  %s  %s\n", id[k], c, chapter[k], text
             count[c]++
+            if (!(k in orphan)) checks++
         }
-        printf "controls: %d fail as they should, %d hold, %d missing\n",
-               count["FAILS"], count["HOLDS"], count["NONE"]
-        exit count["HOLDS"] + count["NONE"] > 0
+        printf "controls: %d of %d checks fail as they should, %d hold, %d missing",
+               count["FAILS"], checks, count["HOLDS"], count["NONE"]
+        if (count["ORPHAN"]) printf ", %d follow no check of their id", count["ORPHAN"]
+        printf "\n"
+        exit count["HOLDS"] + count["NONE"] + count["ORPHAN"] > 0
     }' || broken=1
 exit $broken

@@ -110,12 +110,13 @@ Test(additive, one_pair_is_v_dot_tanh_of_the_sum)
 typedef struct {
     mha_weights *w;
     gsl_matrix *X, *R, *out;
+    mha_trace *tr;
 } mha_case;
 
 static double mha_loss(void *p)
 {
     mha_case *c = p;
-    if (mha_forward(c->w, c->X, ATTN_CAUSAL, NULL, c->out) != INVENT_OK)
+    if (mha_forward(c->w, c->X, ATTN_CAUSAL, c->tr, c->out) != INVENT_OK)
         return NAN;
     return fdcheck_probe(c->out, c->R);
 }
@@ -128,9 +129,9 @@ Test(additive, inside_two_heads_the_bias_and_read_out_gradients_agree)
     w->additive = additive_new(H, d / H, rng);
     g->additive = additive_new(H, d / H, NULL);
     gsl_matrix_add_constant(w->additive->b, 0.3);
-    mha_case c = {w, mat_gaussian(T, d, 1.0, rng), mat_gaussian(T, d, 1.0, rng),
-                  gsl_matrix_alloc(T, d)};
     mha_trace *tr = mha_trace_new(T, w);
+    mha_case c = {w, mat_gaussian(T, d, 1.0, rng), mat_gaussian(T, d, 1.0, rng),
+                  gsl_matrix_alloc(T, d), tr};
     mha_work *work = mha_work_new(T, w);
     gsl_matrix *M[] = {g->Wq, g->Wk, g->Wv, g->Wo};
     for (int k = 0; k < 4; k++)

@@ -9,14 +9,15 @@
 
 Test(dw_features, f_times_v_is_the_weighted_sum_for_every_kind)
 {
-    const dw_kind kinds[] = {DW_SOURCE_ONLY, DW_SOURCE_AND_RECEIVER, DW_SELF_ONLY};
+    const dw_kind kinds[] = {DW_SOURCE_ONLY, DW_SOURCE_AND_RECEIVER, DW_SELF_ONLY,
+                             DW_SELF_AND_PREVIOUS};
     gsl_rng *r = rng_new(11);
     attn_additive *a = attn_additive_new(3, 5, 0.7, r);
     gsl_matrix *X = mat_gaussian(4, 3, 1.0, r), *S = mat_gaussian(4, 3, 1.0, r);
     gsl_matrix *W = gsl_matrix_alloc(4, 4), *sums = gsl_matrix_alloc(4, 3);
     gsl_matrix *F = gsl_matrix_alloc(12, 5), *Fv = gsl_matrix_alloc(12, 1);
     gsl_matrix_view v = gsl_matrix_view_vector(a->v, 5, 1);
-    for (int k = 0; k < 3; k++) {
+    for (int k = 0; k < 4; k++) {
         cr_assert_eq(dw_weights(a, kinds[k], S, X, W), INVENT_OK);
         cr_assert_eq(mat_mul(W, CblasNoTrans, X, CblasNoTrans, sums), INVENT_OK);
         cr_assert_eq(dw_features(a, kinds[k], S, X, X, F), INVENT_OK);

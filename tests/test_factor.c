@@ -82,3 +82,26 @@ Test(factor, rejects_shapes_and_ranks_that_do_not_fit)
     gsl_matrix_free(S);
     gsl_matrix_free(bad);
 }
+
+Test(factor, cross_scores_of_two_widths_equal_the_rectangular_product)
+{
+    gsl_rng *r = rng_new(21);
+    gsl_matrix *Y = mat_gaussian(4, 5, 1.0, r), *X = mat_gaussian(6, 3, 1.0, r);
+    gsl_matrix *Wq = mat_gaussian(2, 5, 1.0, r), *Wk = mat_gaussian(2, 3, 1.0, r);
+    gsl_matrix *A = mat_product(Wq, CblasTrans, Wk, CblasNoTrans); /* (5, 3) */
+    gsl_matrix *S = gsl_matrix_alloc(4, 6), *SA = gsl_matrix_alloc(4, 6);
+    gsl_matrix *square = gsl_matrix_alloc(5, 5);
+    cr_assert_eq(factor_cross_scores(Y, X, Wq, Wk, S), INVENT_OK);
+    cr_assert_eq(bilinear_cross_scores(Y, X, A, SA), INVENT_OK);
+    cr_assert_lt(mat_max_abs_diff(S, SA), 1e-13);
+    gsl_vector_const_view y = gsl_matrix_const_row(Y, 3), x = gsl_matrix_const_row(X, 5);
+    double one;
+    cr_assert_eq(bilinear_score(&y.vector, A, &x.vector, &one), INVENT_OK);
+    cr_assert_float_eq(gsl_matrix_get(S, 3, 5), one, 1e-13);
+    cr_assert_eq(bilinear_cross_scores(Y, X, square, SA), INVENT_ESHAPE, "a square A does not fit");
+    cr_assert_eq(factor_cross_scores(Y, X, Wk, Wq, S), INVENT_ESHAPE);
+    gsl_matrix *mats[] = {Y, X, Wq, Wk, A, S, SA, square};
+    for (size_t k = 0; k < sizeof mats / sizeof mats[0]; k++)
+        gsl_matrix_free(mats[k]);
+    gsl_rng_free(r);
+}

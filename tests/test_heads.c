@@ -102,15 +102,17 @@ Test(heads, bidirectional_with_other_head_sizes)
     matches_per_head_sum(ATTN_BIDIRECTIONAL, 6, 3, 4, 5);
 }
 
-Test(heads, forward_without_a_trace_gives_the_same)
+Test(heads, forward_refuses_no_trace_and_reuses_one)
 {
     gsl_rng *r = rng_new(5);
     mha_weights *w = mha_new(4, 2, 2, 2, r);
     gsl_matrix *X = mat_gaussian(3, 4, 1.0, r);
     gsl_matrix *a = gsl_matrix_alloc(3, 4), *b = gsl_matrix_alloc(3, 4);
     mha_trace *tr = mha_trace_new(3, w);
+    cr_assert_eq(mha_forward(w, X, ATTN_CAUSAL, NULL, b), INVENT_ERANGE,
+                 "the forward pass allocates no trace of its own");
     cr_assert_eq(mha_forward(w, X, ATTN_CAUSAL, tr, a), INVENT_OK);
-    cr_assert_eq(mha_forward(w, X, ATTN_CAUSAL, NULL, b), INVENT_OK);
+    cr_assert_eq(mha_forward(w, X, ATTN_CAUSAL, tr, b), INVENT_OK);
     cr_assert_eq(mat_max_abs_diff(a, b), 0.0);
     mha_trace_free(tr);
     gsl_matrix_free(X);
@@ -125,12 +127,13 @@ Test(heads, rejects_shapes_that_do_not_fit)
     gsl_rng *r = rng_new(1);
     mha_weights *w = mha_new(4, 2, 2, 2, r);
     gsl_matrix *X = gsl_matrix_calloc(3, 5), *out = gsl_matrix_alloc(3, 4);
-    cr_assert_eq(mha_forward(w, X, ATTN_CAUSAL, NULL, out), INVENT_ESHAPE);
-    mha_trace *small = mha_trace_new(2, w);
+    mha_trace *small = mha_trace_new(2, w), *tr = mha_trace_new(3, w);
+    cr_assert_eq(mha_forward(w, X, ATTN_CAUSAL, tr, out), INVENT_ESHAPE);
     gsl_matrix *X4 = gsl_matrix_calloc(3, 4);
     cr_assert_eq(mha_forward(w, X4, ATTN_CAUSAL, small, out), INVENT_ESHAPE);
     cr_assert_null(mha_new(4, 0, 2, 2, r));
     mha_trace_free(small);
+    mha_trace_free(tr);
     gsl_matrix_free(X);
     gsl_matrix_free(X4);
     gsl_matrix_free(out);

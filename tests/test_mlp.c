@@ -47,7 +47,9 @@ Test(mlp, identity_activation_is_one_linear_map)
     gsl_rng *r = rng_new(8);
     mlp_weights *w = mlp_new(4, 6, MLP_IDENTITY, r);
     gsl_matrix *X = mat_gaussian(2, 4, 1.0, r), *Y = gsl_matrix_alloc(2, 4);
-    cr_assert_eq(mlp_forward(w, X, NULL, Y), INVENT_OK);
+    mlp_trace *tr = mlp_trace_new(2, w);
+    cr_assert_eq(mlp_forward(w, X, tr, Y), INVENT_OK);
+    mlp_trace_free(tr);
     gsl_matrix *W = mat_product(w->W2, CblasNoTrans, w->W1, CblasNoTrans);
     gsl_matrix *want = mat_product(X, CblasNoTrans, W, CblasTrans);
     cr_assert_lt(mat_max_abs_diff(Y, want), 1e-12);
@@ -66,7 +68,10 @@ Test(mlp, rejects_shapes_that_do_not_fit)
     gsl_rng *r = rng_new(1);
     mlp_weights *w = mlp_new(4, 6, MLP_RELU, r);
     gsl_matrix *X = gsl_matrix_calloc(2, 3), *Y = gsl_matrix_alloc(2, 4);
-    cr_assert_eq(mlp_forward(w, X, NULL, Y), INVENT_ESHAPE);
+    mlp_trace *tr = mlp_trace_new(2, w);
+    cr_assert_eq(mlp_forward(w, X, tr, Y), INVENT_ESHAPE);
+    cr_assert_eq(mlp_forward(w, X, NULL, Y), INVENT_ERANGE, "no trace of its own");
+    mlp_trace_free(tr);
     gsl_vector *x = gsl_vector_calloc(4), *y = gsl_vector_alloc(4), *h = gsl_vector_alloc(5);
     cr_assert_eq(mlp_memory_read(w, x, h, y), INVENT_ESHAPE);
     cr_assert_null(mlp_new(0, 6, MLP_RELU, r));

@@ -30,7 +30,7 @@ static double probe_error(const gpt_weights *w, const gpt_weights *ref, const si
     double err = mat_max_abs_diff(Z, gpt_logits(tr));
     for (size_t l = 0; l < tiny.layers; l++) /* causal rows summing to 1 */
         for (size_t j = 0; j < tiny.heads; j++) {
-            _gsl_matrix_const_view A = gpt_probe_attention(p, l, j);
+            gsl_matrix_const_view A = gpt_probe_attention(p, l, j);
             for (size_t t = 0; t < T; t++) {
                 double sum = 0.0;
                 for (size_t i = 0; i < T; i++)

@@ -30,9 +30,11 @@ Test(reductions, one_head_with_identity_wo_is_single_head_attention)
     gsl_matrix *X = mat_gaussian(T, 5, 1.0, r), *out = gsl_matrix_alloc(T, 5);
     gsl_matrix *want = gsl_matrix_alloc(T, 5);
     gsl_matrix *Q = project(X, w->Wq), *K = project(X, w->Wk), *V = project(X, w->Wv);
-    cr_assert_eq(mha_forward(w, X, ATTN_CAUSAL, NULL, out), INVENT_OK);
+    mha_trace *tr = mha_trace_new(T, w);
+    cr_assert_eq(mha_forward(w, X, ATTN_CAUSAL, tr, out), INVENT_OK);
     cr_assert_eq(attn_matrix_form(Q, K, V, 1.0 / sqrt(3.0), ATTN_CAUSAL, want), INVENT_OK);
     cr_assert_lt(mat_max_abs_diff(out, want), 1e-13, "chapter 8 with H = 1, W_o = I is chapter 7");
+    mha_trace_free(tr);
     gsl_matrix *all[] = {X, out, want, Q, K, V};
     for (size_t i = 0; i < 6; i++)
         gsl_matrix_free(all[i]);
@@ -72,8 +74,10 @@ Test(reductions, without_the_mask_attention_is_bidirectional)
     mha_weights *w = mha_new(6, 2, 3, 3, r);
     gsl_matrix *X = mat_gaussian(T, 6, 1.0, r);
     gsl_matrix *causal = gsl_matrix_alloc(T, 6), *both = gsl_matrix_alloc(T, 6);
-    cr_assert_eq(mha_forward(w, X, ATTN_CAUSAL, NULL, causal), INVENT_OK);
-    cr_assert_eq(mha_forward(w, X, ATTN_BIDIRECTIONAL, NULL, both), INVENT_OK);
+    mha_trace *tr = mha_trace_new(T, w);
+    cr_assert_eq(mha_forward(w, X, ATTN_CAUSAL, tr, causal), INVENT_OK);
+    cr_assert_eq(mha_forward(w, X, ATTN_BIDIRECTIONAL, tr, both), INVENT_OK);
+    mha_trace_free(tr);
     gsl_vector_view a = gsl_matrix_row(causal, T - 1), b = gsl_matrix_row(both, T - 1);
     gsl_vector_sub(&a.vector, &b.vector);
     cr_assert_lt(gsl_blas_dnrm2(&a.vector), 1e-14, "the last position sees everything either way");
@@ -104,8 +108,11 @@ Test(reductions, identical_heads_averaged_by_wo_are_one_head)
     }
     gsl_matrix *X = mat_gaussian(T, d, 1.0, r);
     gsl_matrix *a = gsl_matrix_alloc(T, d), *b = gsl_matrix_alloc(T, d);
-    cr_assert_eq(mha_forward(one, X, ATTN_CAUSAL, NULL, a), INVENT_OK);
-    cr_assert_eq(mha_forward(many, X, ATTN_CAUSAL, NULL, b), INVENT_OK);
+    mha_trace *tr_one = mha_trace_new(T, one), *tr_many = mha_trace_new(T, many);
+    cr_assert_eq(mha_forward(one, X, ATTN_CAUSAL, tr_one, a), INVENT_OK);
+    cr_assert_eq(mha_forward(many, X, ATTN_CAUSAL, tr_many, b), INVENT_OK);
+    mha_trace_free(tr_one);
+    mha_trace_free(tr_many);
     cr_assert_lt(mat_max_abs_diff(a, b), 1e-14);
     gsl_matrix_free(X);
     gsl_matrix_free(a);
@@ -123,7 +130,9 @@ Test(reductions, block_without_attention_and_mlp_is_two_norms)
     gsl_matrix_set_zero(w->mlp->W2);  /* neither does the MLP */
     gsl_matrix *X = mat_gaussian(T, 8, 2.0, r), *Y = gsl_matrix_alloc(T, 8);
     gsl_matrix *want = gsl_matrix_alloc(T, 8);
-    cr_assert_eq(block_forward(w, X, NULL, Y), INVENT_OK);
+    block_trace *tr = block_trace_new(T, w);
+    cr_assert_eq(block_forward(w, X, tr, Y), INVENT_OK);
+    block_trace_free(tr);
     layernorm_forward(X, w->gamma1, w->beta1, w->eps, want, NULL, NULL);
     layernorm_forward(want, w->gamma2, w->beta2, w->eps, want, NULL, NULL);
     cr_assert_lt(mat_max_abs_diff(Y, want), 1e-14, "only the skips and norms should remain");

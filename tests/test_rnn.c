@@ -79,16 +79,28 @@ Test(rnn, the_state_matrix_is_a_rotation)
 Test(rnn, sequential_steps_on_the_dependency_grid)
 {
     uint64_t s;
-    cr_assert_eq(rnn_sequential_steps(4, 2, &s), INVENT_OK);
+    cr_assert_eq(sequential_steps(4, 2, STEPS_RECURRENT, &s), INVENT_OK);
     cr_assert_eq(s, 5);
-    cr_assert_eq(stack_sequential_steps(4, 2, &s), INVENT_OK);
+    cr_assert_eq(sequential_steps(4, 2, STEPS_STACKED, &s), INVENT_OK);
     cr_assert_eq(s, 2);
-    cr_assert_eq(rnn_sequential_steps(1, 1, &s), INVENT_OK);
+    cr_assert_eq(sequential_steps(1, 1, STEPS_RECURRENT, &s), INVENT_OK);
     cr_assert_eq(s, 1);
-    cr_assert_eq(rnn_sequential_steps(1000, 12, &s), INVENT_OK);
+    cr_assert_eq(sequential_steps(1000, 12, STEPS_RECURRENT, &s), INVENT_OK);
     cr_assert_eq(s, 1011);
-    cr_assert_eq(rnn_sequential_steps(0, 2, &s), INVENT_ERANGE);
-    cr_assert_eq(stack_sequential_steps(3, 0, &s), INVENT_ERANGE);
+    cr_assert_eq(sequential_steps(0, 2, STEPS_RECURRENT, &s), INVENT_ERANGE);
+    cr_assert_eq(sequential_steps(3, 0, STEPS_STACKED, &s), INVENT_ERANGE);
+}
+
+Test(rnn, the_near_misses_of_the_step_count_cost_n_times_l)
+{
+    uint64_t s;
+    cr_assert_eq(sequential_steps(4, 2, STEPS_LAYER_BY_LAYER, &s), INVENT_OK);
+    cr_assert_eq(s, 8, "layers one after the other: N L, not N + L - 1");
+    cr_assert_eq(sequential_steps(4, 2, STEPS_GENERATED, &s), INVENT_OK);
+    cr_assert_eq(s, 8, "each token produced before the next: N L, not L");
+    cr_assert_eq(sequential_steps(1, 3, STEPS_GENERATED, &s), INVENT_OK);
+    cr_assert_eq(s, 3, "one token: the same as the stack");
+    cr_assert_eq(sequential_steps(0, 2, STEPS_GENERATED, &s), INVENT_ERANGE);
 }
 
 Test(recall, exact_within_capacity_and_lossy_beyond)

@@ -2,6 +2,8 @@
 #include <criterion/criterion.h>
 #include <stdint.h>
 
+#include "rng.h"
+#include "score.h"
 #include "status.h"
 #include "weight_family.h"
 
@@ -39,4 +41,19 @@ Test(weight_family, overflow_is_reported_not_wrapped)
     cr_assert_eq(family_score_params(UINT64_MAX / 2 + 1, 1, &n), INVENT_EOVERFLOW);
     cr_assert_eq(family_params(FAMILY_MIXTURE, 1ULL << 31, 1ULL << 3, 1, &n), INVENT_EOVERFLOW);
     cr_assert_eq(n, 7, "the count must be left untouched on overflow");
+}
+
+Test(weight_family, the_count_is_what_an_allocated_score_holds)
+{
+    gsl_rng *r = rng_new(3);
+    for (size_t d = 1; d <= 7; d += 3)
+        for (size_t h = 1; h <= 9; h += 4) {
+            attn_additive *a = attn_additive_new(d, h, 1.0, r);
+            uint64_t n = 0, held = a->W1->size1 * a->W1->size2 + a->W2->size1 * a->W2->size2 +
+                                   a->v->size;
+            cr_assert_eq(family_score_params(d, h, &n), INVENT_OK);
+            cr_assert_eq(n, held, "d = %zu, h = %zu", d, h);
+            attn_additive_free(a);
+        }
+    gsl_rng_free(r);
 }

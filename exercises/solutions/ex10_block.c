@@ -15,7 +15,9 @@
  *     not of X's shape (or a library call's status when it fails, X's width
  *     not the weights' d for one); frees all it allocates, on every path;
  *   - X and Y may be views whose rows lie further apart than their width (a tda).
- * Use mha_forward, layernorm_forward, mlp_forward (NULL for what you do not
+ * Use mha_forward and mlp_forward, each with a trace for T tokens that you
+ * allocate (mha_trace_new, mlp_trace_new: the library's forward passes
+ * allocate nothing), layernorm_forward (NULL for the statistics you do not
  * need) and gsl_matrix_add for the skips.
  * Write it yourself: the grade refuses calls to block_forward.
  * Grade: make exercise10   Hints: make hint 10 (then LEVEL=2, LEVEL=3) */
@@ -30,19 +32,24 @@ int ex10_block(const block_weights *w, const gsl_matrix *X, gsl_matrix *Y)
     if (Y->size1 != T || Y->size2 != d)
         return INVENT_ESHAPE;
     gsl_matrix *A = gsl_matrix_alloc(T, d), *H = gsl_matrix_alloc(T, d);
-    int status = A && H ? mha_forward(w->attn, X, ATTN_CAUSAL, NULL, A) : INVENT_ENOMEM;
+    mha_trace *at = mha_trace_new(T, w->attn);
+    mlp_trace *mt = mlp_trace_new(T, w->mlp);
+    int status = A && H && at && mt ? mha_forward(w->attn, X, ATTN_CAUSAL, at, A)
+                                    : INVENT_ENOMEM;
     if (status == INVENT_OK) {
         gsl_matrix_add(A, X); /* A <- X + MHA(X) */
         status = layernorm_forward(A, w->gamma1, w->beta1, w->eps, H, NULL, NULL);
     }
     if (status == INVENT_OK)
-        status = mlp_forward(w->mlp, H, NULL, A); /* A <- MLP(H) */
+        status = mlp_forward(w->mlp, H, mt, A); /* A <- MLP(H) */
     if (status == INVENT_OK) {
         gsl_matrix_add(A, H); /* A <- H + MLP(H) */
         status = layernorm_forward(A, w->gamma2, w->beta2, w->eps, Y, NULL, NULL);
     }
     gsl_matrix_free(A);
     gsl_matrix_free(H);
+    mha_trace_free(at);
+    mlp_trace_free(mt);
     return status;
     /* END SOLUTION */
 }

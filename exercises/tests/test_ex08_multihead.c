@@ -52,7 +52,9 @@ static void compare(size_t T, size_t d, size_t H, size_t dk, size_t dv, attn_mas
     mha_weights *w = padded_weights(d, H, dk, dv, r);
     gsl_matrix *X0 = grade_gaussian(T, d, sigma, r), *X = grade_padded(X0), *Wq0 = mat_clone(w->Wq);
     gsl_matrix *got = grade_nan_padded(T, d), *want = grade_nan(T, d);
-    cr_assert_eq(mha_forward(w, X0, mask, NULL, want), INVENT_OK);
+    mha_trace *tr = mha_trace_new(T, w);
+    cr_assert_eq(mha_forward(w, X0, mask, tr, want), INVENT_OK);
+    mha_trace_free(tr);
     double scale = 1.0 / sqrt((double)dk);
     attn_mask other = mask == ATTN_CAUSAL ? ATTN_BIDIRECTIONAL : ATTN_CAUSAL;
     gsl_matrix *known[] = {heads_as(w, X0, mask, 1.0 / sqrt((double)d), 1),
@@ -132,9 +134,11 @@ GRADE(ex08, no_memory_leak)
     gsl_rng *r = grade_rng(86);
     mha_weights *w = padded_weights(8, 2, 4, 4, r);
     gsl_matrix *X = grade_gaussian(6, 8, 1.0, r), *out = grade_nan(6, 8);
-    GRADE_NO_LEAK(mha_forward(w, X, ATTN_CAUSAL, NULL, out), ex08_multihead(w, X, ATTN_CAUSAL, out),
+    mha_trace *tr = mha_trace_new(6, w);
+    GRADE_NO_LEAK(mha_forward(w, X, ATTN_CAUSAL, tr, out), ex08_multihead(w, X, ATTN_CAUSAL, out),
                   "free Q, K, V and C before returning, and keep none from one call to the "
                   "next");
+    mha_trace_free(tr);
     gsl_matrix_free(X), gsl_matrix_free(out);
     mha_free(w);
     gsl_rng_free(r);

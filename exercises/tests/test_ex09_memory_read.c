@@ -46,7 +46,9 @@ static void compare(size_t d, size_t m, mlp_activation f, double sigma, unsigned
     gsl_vector *zero_m = gsl_vector_calloc(m), *zero_d = gsl_vector_calloc(d);
     no_b1.b1 = zero_m, no_b2.b2 = zero_d, no_f.f = MLP_IDENTITY;
     cr_assert_eq(mlp_memory_read(w, &x0.vector, NULL, &wv.vector), INVENT_OK);
-    cr_assert_eq(mlp_forward(w, X, NULL, forward), INVENT_OK);
+    mlp_trace *tr = mlp_trace_new(1, w);
+    cr_assert_eq(mlp_forward(w, X, tr, forward), INVENT_OK);
+    mlp_trace_free(tr);
     gsl_matrix *known[] = {read_as(no_b1, x), read_as(no_b2, x), read_as(no_f, x)};
     const grade_mistake mistakes[] = {
         {known[0], "b1 is missing: unit i fires f(k_i . x + b1_i)"},

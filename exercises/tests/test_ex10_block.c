@@ -29,15 +29,18 @@ static gsl_matrix *block_as(const block_weights *w, const gsl_matrix *X, attn_ma
 {
     size_t T = X->size1, d = X->size2;
     gsl_matrix *A = grade_nan(T, d), *H = grade_nan(T, d), *Y = grade_nan(T, d);
-    mha_forward(w->attn, X, mask, NULL, A);
+    mha_trace *at = mha_trace_new(T, w->attn);
+    mlp_trace *mt = mlp_trace_new(T, w->mlp);
+    mha_forward(w->attn, X, mask, at, A);
     if (skip1)
         gsl_matrix_add(A, X);
     layernorm_forward(A, w->gamma1, w->beta1, w->eps, H, NULL, NULL);
-    mlp_forward(w->mlp, H, NULL, A);
+    mlp_forward(w->mlp, H, mt, A);
     if (skip2)
         gsl_matrix_add(A, H);
     layernorm_forward(A, w->gamma2, w->beta2, w->eps, Y, NULL, NULL);
     gsl_matrix_free(A), gsl_matrix_free(H);
+    mha_trace_free(at), mlp_trace_free(mt);
     return Y;
 }
 
@@ -47,7 +50,9 @@ static gsl_matrix *swapped_norms(const block_weights *w, const gsl_matrix *X)
     block_weights s = *w;
     s.gamma1 = w->gamma2, s.beta1 = w->beta2, s.gamma2 = w->gamma1, s.beta2 = w->beta1;
     gsl_matrix *Y = grade_nan(X->size1, X->size2);
-    block_forward(&s, X, NULL, Y);
+    block_trace *tr = block_trace_new(X->size1, w);
+    block_forward(&s, X, tr, Y);
+    block_trace_free(tr);
     return Y;
 }
 
@@ -60,7 +65,9 @@ static void compare(size_t T, size_t d, size_t H, size_t hidden, double sigma, u
     block_weights *w = random_block(d, H, hidden, r);
     gsl_matrix *X0 = grade_gaussian(T, d, sigma, r), *X = grade_padded(X0);
     gsl_matrix *got = grade_nan_padded(T, d), *want = grade_nan(T, d);
-    cr_assert_eq(block_forward(w, X0, NULL, want), INVENT_OK);
+    block_trace *tr = block_trace_new(T, w);
+    cr_assert_eq(block_forward(w, X0, tr, want), INVENT_OK);
+    block_trace_free(tr);
     gsl_matrix *known[] = {block_as(w, X0, ATTN_BIDIRECTIONAL, 1, 1),
                            block_as(w, X0, ATTN_CAUSAL, 0, 1), block_as(w, X0, ATTN_CAUSAL, 1, 0),
                            swapped_norms(w, X0)};
@@ -108,7 +115,9 @@ GRADE(ex10, the_future_does_not_leak)
     gsl_rng *r = grade_rng(104);
     block_weights *w = random_block(4, 2, 8, r);
     gsl_matrix *X = grade_gaussian(5, 4, 1.0, r), *want = grade_nan(5, 4), *got = grade_nan(5, 4);
-    cr_assert_eq(block_forward(w, X, NULL, want), INVENT_OK);
+    block_trace *tr = block_trace_new(5, w);
+    cr_assert_eq(block_forward(w, X, tr, want), INVENT_OK);
+    block_trace_free(tr);
     gsl_matrix_set(X, 4, 0, 100.0); /* change the last token only */
     ex10_block(w, X, got);
     gsl_matrix_const_view g = gsl_matrix_const_submatrix(got, 0, 0, 4, 4);
@@ -142,9 +151,11 @@ GRADE(ex10, no_memory_leak)
     gsl_rng *r = grade_rng(106);
     block_weights *w = random_block(8, 2, 16, r);
     gsl_matrix *X = grade_gaussian(6, 8, 1.0, r), *Y = grade_nan(6, 8);
-    GRADE_NO_LEAK(block_forward(w, X, NULL, Y), ex10_block(w, X, Y),
+    block_trace *tr = block_trace_new(6, w);
+    GRADE_NO_LEAK(block_forward(w, X, tr, Y), ex10_block(w, X, Y),
                   "free your scratch matrices before returning, and keep none from one call to "
                   "the next");
+    block_trace_free(tr);
     gsl_matrix_free(X), gsl_matrix_free(Y);
     block_free(w);
     gsl_rng_free(r);

@@ -230,13 +230,14 @@ typedef struct {
     bench b;
     gsl_matrix *X;
     mha_weights *w;
+    mha_trace *tr;
 } heads_case;
 
 static double heads_loss(void *ctx)
 {
     heads_case *c = ctx;
-    return mha_forward(c->w, c->X, ATTN_CAUSAL, NULL, c->b.Y) ? NAN
-                                                               : fdcheck_probe(c->b.Y, c->b.R);
+    return mha_forward(c->w, c->X, ATTN_CAUSAL, c->tr, c->b.Y) ? NAN
+                                                                : fdcheck_probe(c->b.Y, c->b.R);
 }
 
 /* X's gradient lives in the bench, the weights' in g */
@@ -258,19 +259,19 @@ static double check_heads(gsl_rng *r)
     probe(&c.b, T, d, r);
     c.w = mha_new(d, H, dk, dv, r);
     mha_weights *g = mha_new(d, H, dk, dv, r);
-    mha_trace *tr = c.w ? mha_trace_new(T, c.w) : NULL;
+    c.tr = c.w ? mha_trace_new(T, c.w) : NULL;
     mha_work *work = c.w ? mha_work_new(T, c.w) : NULL;
-    int status = c.b.ok && g && tr && work ? mha_forward(c.w, c.X, ATTN_CAUSAL, tr, c.b.Y)
-                                           : INVENT_ENOMEM;
+    int status = c.b.ok && g && c.tr && work ? mha_forward(c.w, c.X, ATTN_CAUSAL, c.tr, c.b.Y)
+                                             : INVENT_ENOMEM;
     if (status == INVENT_OK) {
         gsl_matrix *gw[] = {g->Wq, g->Wk, g->Wv, g->Wo};
         for (int k = 0; k < 4; k++)
             gsl_matrix_set_zero(gw[k]);
-        status = mha_backward(c.w, c.X, tr, c.b.R, g, grad_of(&c.b, c.X), work);
+        status = mha_backward(c.w, c.X, c.tr, c.b.R, g, grad_of(&c.b, c.X), work);
     }
     double worst = heads_error(&c, g, status);
     params_free(&c.b.t);
-    mha_trace_free(tr);
+    mha_trace_free(c.tr);
     mha_work_free(work);
     mha_free(c.w);
     mha_free(g);

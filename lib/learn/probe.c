@@ -48,8 +48,11 @@ int gpt_probe_run(const gpt_weights *w, const size_t *ids, gpt_probe *p)
     return status;
 }
 
-_gsl_matrix_const_view gpt_probe_attention(const gpt_probe *p, size_t l, size_t j)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wignored-qualifiers"
+gsl_matrix_const_view gpt_probe_attention(const gpt_probe *p, size_t l, size_t j)
 {
     /* head j's weights are rows j*T .. j*T + T - 1 of the trace */
     return gsl_matrix_const_submatrix(p->blk[l]->attn->A, j * p->T, 0, p->T, p->T);
 }
+#pragma GCC diagnostic pop

@@ -23,7 +23,11 @@ void gpt_probe_free(gpt_probe *p);
 /* ids: (T) -> p filled: the streams and every block's trace (each block with its own mask flag) */
 int gpt_probe_run(const gpt_weights *w, const size_t *ids, gpt_probe *p);
 
-/* p after a run, block l, head j -> view (T, T): row t holds query t's weights */
-_gsl_matrix_const_view gpt_probe_attention(const gpt_probe *p, size_t l, size_t j);
+/* p after a run, block l, head j -> view (T, T): row t holds query t's weights
+ * (GSL's public const view; on the pragma, see heads.h) */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wignored-qualifiers"
+gsl_matrix_const_view gpt_probe_attention(const gpt_probe *p, size_t l, size_t j);
+#pragma GCC diagnostic pop
 
 #endif

@@ -20,16 +20,22 @@ int bilinear_score(const gsl_vector *x_L, const gsl_matrix *A, const gsl_vector 
 
 int bilinear_scores(const gsl_matrix *X, const gsl_matrix *A, gsl_matrix *S)
 {
-    size_t T = X->size1, d = X->size2;
-    if (A->size1 != d || A->size2 != d || S->size1 != T || S->size2 != T)
+    return bilinear_cross_scores(X, X, A, S);
+}
+
+int bilinear_cross_scores(const gsl_matrix *Y, const gsl_matrix *X, const gsl_matrix *A,
+                          gsl_matrix *S)
+{
+    size_t Tq = Y->size1, Tk = X->size1;
+    if (A->size1 != Y->size2 || A->size2 != X->size2 || S->size1 != Tq || S->size2 != Tk)
         return INVENT_ESHAPE;
-    gsl_matrix *XA = gsl_matrix_alloc(T, d);
-    if (!XA)
+    gsl_matrix *YA = gsl_matrix_alloc(Tq, A->size2);
+    if (!YA)
         return INVENT_ENOMEM;
-    /* row t of X A is x_t^T A; its dot product with x_i is the score */
-    gsl_blas_dgemm(CblasNoTrans, CblasNoTrans, 1.0, X, A, 0.0, XA);
-    gsl_blas_dgemm(CblasNoTrans, CblasTrans, 1.0, XA, X, 0.0, S);
-    gsl_matrix_free(XA);
+    /* row t of Y A is y_t^T A; its dot product with x_i is the score */
+    gsl_blas_dgemm(CblasNoTrans, CblasNoTrans, 1.0, Y, A, 0.0, YA);
+    gsl_blas_dgemm(CblasNoTrans, CblasTrans, 1.0, YA, X, 0.0, S);
+    gsl_matrix_free(YA);
     return INVENT_OK;
 }
 

@@ -219,24 +219,13 @@ static int forward_pre(const block_weights *w, const gsl_matrix *X, block_trace 
     return status;
 }
 
-static int forward_into(const block_weights *w, const gsl_matrix *X, block_trace *tr,
-                        gsl_matrix *Y)
+int block_forward(const block_weights *w, const gsl_matrix *X, block_trace *tr, gsl_matrix *Y)
 {
+    if (!tr)
+        return INVENT_ERANGE;
     if (!trace_fits(tr, X) || !is_td(Y, X))
         return INVENT_ESHAPE;
     return w->norm == BLOCK_PRE_NORM ? forward_pre(w, X, tr, Y) : forward_post(w, X, tr, Y);
-}
-
-int block_forward(const block_weights *w, const gsl_matrix *X, block_trace *tr, gsl_matrix *Y)
-{
-    if (tr)
-        return forward_into(w, X, tr, Y);
-    block_trace *tmp = block_trace_new(X->size1, w);
-    if (!tmp)
-        return INVENT_ENOMEM;
-    int status = forward_into(w, X, tmp, Y);
-    block_trace_free(tmp);
-    return status;
 }
 
 /* forward_post read in reverse */

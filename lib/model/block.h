@@ -85,8 +85,8 @@ block_work *block_work_new(size_t T, const block_weights *w);
 void block_work_free(block_work *work);
 
 /* X: (T, d) -> Y: (T, d), the block with w->norm's placement (see above);
- * tr: a trace for T tokens that receives every intermediate (then nothing
- * is allocated), or NULL */
+ * tr: a trace for T tokens (block_trace_new) that receives every
+ * intermediate; NULL is refused (INVENT_ERANGE). Allocates nothing. */
 int block_forward(const block_weights *w, const gsl_matrix *X, block_trace *tr, gsl_matrix *Y);
 
 /* w, X: (T, d), tr: the trace block_forward(w, X, tr, .) filled, dY: (T, d) ->

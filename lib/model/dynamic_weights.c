@@ -6,11 +6,21 @@
 #include "mat.h"
 #include "status.h"
 
+/* Whether the kind keeps the weight from source i into unit j, of T units. */
+static int kept(dw_kind kind, size_t j, size_t i, size_t T)
+{
+    if (kind == DW_SELF_ONLY)
+        return i == j;
+    if (kind == DW_SELF_AND_PREVIOUS)
+        return i == j || i == (j + T - 1) % T;
+    return 1;
+}
+
 /* The generator's arguments for the weight from source i into unit j. */
 static int one_weight(const attn_additive *a, dw_kind kind, const gsl_matrix *S,
                       const gsl_matrix *R, const gsl_vector *zero, size_t j, size_t i, double *w)
 {
-    if (kind == DW_SELF_ONLY && i != j) {
+    if (!kept(kind, j, i, S->size1)) {
         *w = 0.0;
         return INVENT_OK;
     }
@@ -49,7 +59,7 @@ static void hidden_units(dw_kind kind, const gsl_matrix *P1, const gsl_matrix *P
     for (size_t i = 0; i < T; i++)
         for (size_t k = 0; k < h; k++) {
             double r = kind == DW_SOURCE_ONLY ? 0.0 : P2->data[j * P2->tda + k];
-            int cut = kind == DW_SELF_ONLY && i != j;
+            int cut = !kept(kind, j, i, T);
             Phi->data[i * Phi->tda + k] = cut ? 0.0 : tanh(P1->data[i * P1->tda + k] + r);
         }
 }
@@ -78,6 +88,17 @@ int dw_features(const attn_additive *a, dw_kind kind, const gsl_matrix *S, const
     gsl_matrix_free(P2);
     gsl_matrix_free(Phi);
     return status;
+}
+
+int dw_pattern(dw_kind kind, gsl_matrix *K)
+{
+    size_t T = K->size1;
+    if (K->size2 != T)
+        return INVENT_ESHAPE;
+    for (size_t j = 0; j < T; j++)
+        for (size_t i = 0; i < T; i++)
+            gsl_matrix_set(K, j, i, kept(kind, j, i, T));
+    return INVENT_OK;
 }
 
 int dw_layer(const gsl_matrix *W, const gsl_matrix *X, gsl_matrix *Y)

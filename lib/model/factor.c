@@ -39,14 +39,21 @@ int factor_svd(const gsl_matrix *A, gsl_matrix *Wq, gsl_matrix *Wk)
 int factor_scores(const gsl_matrix *X, const gsl_matrix *Wq, const gsl_matrix *Wk,
                   gsl_matrix *S)
 {
-    size_t T = X->size1, d = X->size2, r = Wq->size1;
-    if (Wq->size2 != d || Wk->size1 != r || Wk->size2 != d || S->size1 != T || S->size2 != T)
+    return factor_cross_scores(X, X, Wq, Wk, S);
+}
+
+int factor_cross_scores(const gsl_matrix *Y, const gsl_matrix *X, const gsl_matrix *Wq,
+                        const gsl_matrix *Wk, gsl_matrix *S)
+{
+    size_t Tq = Y->size1, Tk = X->size1, r = Wq->size1;
+    if (Wq->size2 != Y->size2 || Wk->size1 != r || Wk->size2 != X->size2 || S->size1 != Tq ||
+        S->size2 != Tk)
         return INVENT_ESHAPE;
-    gsl_matrix *Q = gsl_matrix_alloc(T, r), *K = gsl_matrix_alloc(T, r);
+    gsl_matrix *Q = gsl_matrix_alloc(Tq, r), *K = gsl_matrix_alloc(Tk, r);
     int status = Q && K ? INVENT_OK : INVENT_ENOMEM;
     if (status == INVENT_OK) {
-        /* row t of X W^T is W x_t: the queries and the keys of every token */
-        mat_mul(X, CblasNoTrans, Wq, CblasTrans, Q);
+        /* row t of Y W_q^T is W_q y_t, row i of X W_k^T is W_k x_i */
+        mat_mul(Y, CblasNoTrans, Wq, CblasTrans, Q);
         mat_mul(X, CblasNoTrans, Wk, CblasTrans, K);
         mat_mul(Q, CblasNoTrans, K, CblasTrans, S);
     }

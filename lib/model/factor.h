@@ -17,4 +17,10 @@ int factor_svd(const gsl_matrix *A, gsl_matrix *Wq, gsl_matrix *Wk);
 int factor_scores(const gsl_matrix *X, const gsl_matrix *Wq, const gsl_matrix *Wk,
                   gsl_matrix *S);
 
+/* Y: (T_q, d_q) the queries' sequence, X: (T_k, d_k) the keys', W_q: (r, d_q),
+ * W_k: (r, d_k) -> S: (T_q, T_k), S[t][i] = (W_q y_t) . (W_k x_i): the
+ * projections meet in r numbers whatever the two widths */
+int factor_cross_scores(const gsl_matrix *Y, const gsl_matrix *X, const gsl_matrix *Wq,
+                        const gsl_matrix *Wk, gsl_matrix *S);
+
 #endif

@@ -46,11 +46,14 @@ gsl_matrix_view heads_columns(gsl_matrix *M, size_t heads, size_t j)
     return gsl_matrix_submatrix(M, 0, j * n, M->size1, n);
 }
 
-_gsl_matrix_const_view heads_const_columns(const gsl_matrix *M, size_t heads, size_t j)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wignored-qualifiers"
+gsl_matrix_const_view heads_const_columns(const gsl_matrix *M, size_t heads, size_t j)
 {
     size_t n = M->size2 / heads;
     return gsl_matrix_const_submatrix(M, 0, j * n, M->size1, n);
 }
+#pragma GCC diagnostic pop
 
 gsl_matrix_view heads_rows(gsl_matrix *M, size_t heads, size_t j)
 {
@@ -58,11 +61,14 @@ gsl_matrix_view heads_rows(gsl_matrix *M, size_t heads, size_t j)
     return gsl_matrix_submatrix(M, j * n, 0, n, M->size2);
 }
 
-_gsl_matrix_const_view heads_const_rows(const gsl_matrix *M, size_t heads, size_t j)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wignored-qualifiers"
+gsl_matrix_const_view heads_const_rows(const gsl_matrix *M, size_t heads, size_t j)
 {
     size_t n = M->size1 / heads;
     return gsl_matrix_const_submatrix(M, j * n, 0, n, M->size2);
 }
+#pragma GCC diagnostic pop
 
 int heads_concat(const gsl_matrix *const *O, size_t heads, gsl_matrix *C)
 {
@@ -174,9 +180,11 @@ static int one_head(const mha_weights *w, mha_trace *tr, size_t j, attn_mask mas
     return status;
 }
 
-static int forward_into(const mha_weights *w, const gsl_matrix *X, attn_mask mask,
-                        mha_trace *tr, gsl_matrix *out)
+int mha_forward(const mha_weights *w, const gsl_matrix *X, attn_mask mask, mha_trace *tr,
+                gsl_matrix *out)
 {
+    if (!tr)
+        return INVENT_ERANGE;
     if (!shapes_fit(w, X, tr, out))
         return INVENT_ESHAPE;
     int status = mat_mul(X, CblasNoTrans, w->Wq, CblasTrans, tr->Q);
@@ -188,19 +196,6 @@ static int forward_into(const mha_weights *w, const gsl_matrix *X, attn_mask mas
         status = one_head(w, tr, j, mask);
     if (status == INVENT_OK)
         status = mat_mul(tr->C, CblasNoTrans, w->Wo, CblasTrans, out);
-    return status;
-}
-
-int mha_forward(const mha_weights *w, const gsl_matrix *X, attn_mask mask, mha_trace *tr,
-                gsl_matrix *out)
-{
-    if (tr)
-        return forward_into(w, X, mask, tr, out);
-    mha_trace *tmp = mha_trace_new(X->size1, w);
-    if (!tmp)
-        return INVENT_ENOMEM;
-    int status = forward_into(w, X, mask, tmp, out);
-    mha_trace_free(tmp);
     return status;
 }
 
@@ -225,11 +220,11 @@ static int head_backward(const mha_weights *w, const mha_trace *tr, size_t j, mh
                          mha_work *s)
 {
     size_t H = w->heads, T = tr->Q->size1;
-    _gsl_matrix_const_view Q = heads_const_columns(tr->Q, H, j),
-                           K = heads_const_columns(tr->K, H, j),
-                           V = heads_const_columns(tr->V, H, j),
-                           A = gsl_matrix_const_submatrix(tr->A, j * T, 0, T, T),
-                           dO = heads_const_columns(s->dC, H, j);
+    gsl_matrix_const_view Q = heads_const_columns(tr->Q, H, j),
+                          K = heads_const_columns(tr->K, H, j),
+                          V = heads_const_columns(tr->V, H, j),
+                          A = gsl_matrix_const_submatrix(tr->A, j * T, 0, T, T),
+                          dO = heads_const_columns(s->dC, H, j);
     gsl_matrix_view dQ = heads_columns(s->dQ, H, j), dK = heads_columns(s->dK, H, j),
                     dV = heads_columns(s->dV, H, j);
     if (!w->additive)

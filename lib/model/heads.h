@@ -47,14 +47,22 @@ typedef struct {
 mha_weights *mha_new(size_t d, size_t heads, size_t dk, size_t dv, gsl_rng *r);
 void mha_free(mha_weights *w);
 
-/* M: (rows, H*n) -> view (rows, n) of column block j (no copy); the const
- * variants return GSL's own const view type, as gsl_matrix_const_submatrix does */
+/* The const variants return GSL's public gsl_matrix_const_view, whose const C
+ * drops from a return type (GCC's -Wignored-qualifiers says so; the pragma
+ * quiets it here and where they are defined, nowhere else). */
+/* M: (rows, H*n) -> view (rows, n) of column block j (no copy) */
 gsl_matrix_view heads_columns(gsl_matrix *M, size_t heads, size_t j);
-_gsl_matrix_const_view heads_const_columns(const gsl_matrix *M, size_t heads, size_t j);
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wignored-qualifiers"
+gsl_matrix_const_view heads_const_columns(const gsl_matrix *M, size_t heads, size_t j);
+#pragma GCC diagnostic pop
 
 /* M: (H*n, cols) -> view (n, cols) of row block j (no copy) */
 gsl_matrix_view heads_rows(gsl_matrix *M, size_t heads, size_t j);
-_gsl_matrix_const_view heads_const_rows(const gsl_matrix *M, size_t heads, size_t j);
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wignored-qualifiers"
+gsl_matrix_const_view heads_const_rows(const gsl_matrix *M, size_t heads, size_t j);
+#pragma GCC diagnostic pop
 
 /* O[0..H-1]: (T, dv) each -> C: (T, H*dv), the head outputs side by side */
 int heads_concat(const gsl_matrix *const *O, size_t heads, gsl_matrix *C);
@@ -69,7 +77,8 @@ void mha_work_free(mha_work *work);
 
 /* X: (T, d) -> out: (T, d) = C W_o^T, where column block j of C is
  * attn(X W_q^(j)T, X W_k^(j)T, X W_v^(j)T) with scale 1/sqrt(dk) and the mask;
- * tr: a trace for T tokens that receives every intermediate, or NULL */
+ * tr: a trace for T tokens (mha_trace_new) that receives every intermediate;
+ * NULL is refused (INVENT_ERANGE). Allocates nothing. */
 int mha_forward(const mha_weights *w, const gsl_matrix *X, attn_mask mask, mha_trace *tr,
                 gsl_matrix *out);
 

@@ -82,9 +82,11 @@ static int trace_fits(const mlp_trace *tr, size_t T, size_t m)
     return tr->Z->size1 == T && tr->Z->size2 == m && tr->F->size1 == T && tr->F->size2 == m;
 }
 
-static int forward_into(const mlp_weights *w, const gsl_matrix *X, mlp_trace *tr, gsl_matrix *Y)
+int mlp_forward(const mlp_weights *w, const gsl_matrix *X, mlp_trace *tr, gsl_matrix *Y)
 {
     size_t T = X->size1;
+    if (!tr)
+        return INVENT_ERANGE;
     if (!weights_fit(w, X->size2) || Y->size1 != T || Y->size2 != X->size2 ||
         !trace_fits(tr, T, w->W1->size1))
         return INVENT_ESHAPE;
@@ -93,18 +95,6 @@ static int forward_into(const mlp_weights *w, const gsl_matrix *X, mlp_trace *tr
     if (w->f == MLP_RELU)
         activation_relu(tr->F);
     return status ? status : linear_forward(tr->F, w->W2, w->b2, Y);
-}
-
-int mlp_forward(const mlp_weights *w, const gsl_matrix *X, mlp_trace *tr, gsl_matrix *Y)
-{
-    if (tr)
-        return forward_into(w, X, tr, Y);
-    mlp_trace *tmp = mlp_trace_new(X->size1, w);
-    if (!tmp)
-        return INVENT_ENOMEM;
-    int status = forward_into(w, X, tmp, Y);
-    mlp_trace_free(tmp);
-    return status;
 }
 
 static int backward_shapes_fit(const mlp_weights *w, const gsl_matrix *X, const mlp_trace *tr,

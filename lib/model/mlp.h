@@ -40,8 +40,8 @@ mlp_trace *mlp_trace_new(size_t T, const mlp_weights *w);
 void mlp_trace_free(mlp_trace *tr);
 
 /* X: (T, d) -> Y: (T, d) = f(X W1^T + b1) W2^T + b2, in two BLAS products;
- * tr: a trace for T tokens that receives Z and F (then nothing is
- * allocated), or NULL */
+ * tr: a trace for T tokens (mlp_trace_new) that receives Z and F; NULL is
+ * refused (INVENT_ERANGE). Allocates nothing. */
 int mlp_forward(const mlp_weights *w, const gsl_matrix *X, mlp_trace *tr, gsl_matrix *Y);
 
 /* The forward pass read in reverse. w, X: (T, d), tr: the trace

@@ -125,43 +125,50 @@ int rnn_unroll_backward(const rnn_cell *c, const gsl_matrix *X, const gsl_matrix
     return INVENT_OK;
 }
 
-/* depth[t] of layer l from layer l-1's depth, in place; recurrent when the
- * cell also waits for its left neighbour, else it waits for all of l-1 */
-static void next_layer(uint64_t *depth, uint64_t tokens, int recurrent)
+/* depth[t] of layer l from layer l-1's depth, in place, under a layer-major rule */
+static void next_layer(uint64_t *depth, uint64_t tokens, step_rule rule)
 {
     uint64_t widest = 0, left = 0;
     for (uint64_t t = 0; t < tokens; t++)
         widest = depth[t] > widest ? depth[t] : widest;
     for (uint64_t t = 0; t < tokens; t++) {
-        uint64_t wait = recurrent ? (depth[t] > left ? depth[t] : left) : widest;
+        uint64_t below = rule == STEPS_RECURRENT ? depth[t] : widest;
+        uint64_t wait = rule == STEPS_STACKED || below > left ? below : left;
         depth[t] = wait + 1;
         left = depth[t];
     }
 }
 
-/* Longest dependency chain through the grid of (layer, token) cells. */
-static int critical_path(uint64_t tokens, uint64_t layers, int recurrent, uint64_t *steps)
+/* depth[l] of token t from token t-1's column, in place (generation): layer l
+ * waits for layer l-1 of the tokens so far, whose deepest is token t's own (the
+ * depths grow with t), and the first layer for the last layer of token t-1 */
+static void next_token(uint64_t *depth, uint64_t layers)
+{
+    uint64_t below = depth[layers - 1];
+    for (uint64_t l = 0; l < layers; l++) {
+        depth[l] = below + 1;
+        below = depth[l];
+    }
+}
+
+int sequential_steps(uint64_t tokens, uint64_t layers, step_rule rule, uint64_t *steps)
 {
     if (tokens == 0 || layers == 0)
         return INVENT_ERANGE;
-    if (tokens > SIZE_MAX / sizeof(uint64_t))
+    int generated = rule == STEPS_GENERATED;
+    uint64_t cells = generated ? layers : tokens;
+    if (cells > SIZE_MAX / sizeof(uint64_t))
         return INVENT_EOVERFLOW;
-    uint64_t *depth = calloc((size_t)tokens, sizeof *depth);
+    uint64_t *depth = calloc((size_t)cells, sizeof *depth);
     if (!depth)
         return INVENT_ENOMEM;
-    for (uint64_t l = 0; l < layers; l++)
-        next_layer(depth, tokens, recurrent);
-    *steps = depth[tokens - 1];
+    for (uint64_t k = 0; k < (generated ? tokens : layers); k++) {
+        if (generated)
+            next_token(depth, layers);
+        else
+            next_layer(depth, tokens, rule);
+    }
+    *steps = depth[cells - 1];
     free(depth);
     return INVENT_OK;
-}
-
-int rnn_sequential_steps(uint64_t tokens, uint64_t layers, uint64_t *steps)
-{
-    return critical_path(tokens, layers, 1, steps);
-}
-
-int stack_sequential_steps(uint64_t tokens, uint64_t layers, uint64_t *steps)
-{
-    return critical_path(tokens, layers, 0, steps);
 }

@@ -38,12 +38,18 @@ int rnn_unroll_backward(const rnn_cell *c, const gsl_matrix *X, const gsl_matrix
                         const gsl_matrix *dH, gsl_matrix *dW, gsl_matrix *dU, gsl_matrix *dX,
                         gsl_matrix *work);
 
-/* Longest chain of dependent steps in an L-layer recurrent stack over N
- * tokens, where cell (l, t) waits for (l-1, t) and (l, t-1); -> *steps */
-int rnn_sequential_steps(uint64_t tokens, uint64_t layers, uint64_t *steps);
+/* Which cells a cell (l, t) of an L-layer stack over N tokens waits for. */
+typedef enum {
+    STEPS_RECURRENT,      /* (l-1, t) and (l, t-1): a recurrent stack, run as a wavefront */
+    STEPS_STACKED,        /* all of layer l-1 at once: a stack without recurrence */
+    STEPS_LAYER_BY_LAYER, /* all of layer l-1 and (l, t-1): a recurrent stack whose
+                           * layers are run one after the other (no wavefront) */
+    STEPS_GENERATED       /* layer l-1 up to token t, and (0, t) waits for (L-1, t-1): a
+                           * stack without recurrence that produces its own next input */
+} step_rule;
 
-/* The same for a stack without recurrence, where every cell of layer l
- * waits only for layer l-1 (all tokens at once); -> *steps */
-int stack_sequential_steps(uint64_t tokens, uint64_t layers, uint64_t *steps);
+/* Longest chain of dependent steps through the grid of (layer, token) cells
+ * under `rule`; -> *steps. INVENT_ERANGE when tokens or layers is 0. */
+int sequential_steps(uint64_t tokens, uint64_t layers, step_rule rule, uint64_t *steps);
 
 #endif

@@ -139,6 +139,13 @@ int chapter_start(invent_opts *opts, const char *title)
     return CLI_RUN;
 }
 
+int chapter_begin(int argc, char **argv, const cli_spec *spec, invent_opts *opts,
+                  const char *title)
+{
+    int rc = chapter_parse(argc, argv, spec, opts);
+    return rc == CLI_RUN ? chapter_start(opts, title) : rc;
+}
+
 void chapter_must(int status, const char *what)
 {
     if (status == INVENT_OK)

@@ -34,6 +34,12 @@ int chapter_parse(int argc, char **argv, const cli_spec *spec, invent_opts *opts
  * printed; returns CLI_RUN to go on, else the exit code to return now */
 int chapter_start(invent_opts *opts, const char *title);
 
+/* chapter_parse, then chapter_start, for a chapter whose sizes need no rule of
+ * their own in between; returns CLI_RUN to go on, else the exit code to
+ * return now */
+int chapter_begin(int argc, char **argv, const cli_spec *spec, invent_opts *opts,
+                  const char *title);
+
 /* For chapter programs: a library call that must succeed. On a status other
  * than INVENT_OK it reports "what: reason" and ends the program with exit
  * status 3 (out of memory, a shape or a file that does not fit). */

@@ -10,23 +10,31 @@
 #include "paths.h"
 #include "report.h"
 
-static struct {
+/* The check that the next controls belong to: every claim check must be
+ * followed by at least one control of its id, before the next claim check. */
+typedef struct {
+    int open;          /* a claim check was recorded and is not yet settled */
+    char id[16];
+    char claim[160];   /* its text, cut to fit, to name it when no control follows */
+    int controls, held; /* its controls so far; those that held */
+} pending_check;
+
+typedef struct {
     const invent_opts *opts;
     int run, failed;          /* every check; failed claims and held controls */
     int controls, held;       /* controls among them; those that held */
+    int checks, told, missing; /* claim checks settled; told apart by all their controls; without one */
+    int orphans;              /* controls that follow no claim check of their id */
     int claims_lost;          /* a line could not be appended to the claims file */
     const char *control_what; /* set by check_control for the next check */
-} state;
+    pending_check pending;
+} check_state;
+
+static check_state state;
 
 void check_setup(const invent_opts *o)
 {
-    state.opts = o;
-    state.run = 0;
-    state.failed = 0;
-    state.controls = 0;
-    state.held = 0;
-    state.claims_lost = 0;
-    state.control_what = NULL;
+    state = (check_state){.opts = o};
 }
 
 void check_control(const char *id, const char *what)
@@ -82,18 +90,63 @@ static void print_control_line(int holds, const char *what, const char *detail)
                           : ", as it should");
 }
 
-/* Records a control's verdict; returns ok as the check computed it. */
+/* "  R1  NONE  <claim>": a claim check that no control followed */
+static void print_missing_line(const pending_check *p)
+{
+    printf("  %-3s ", p->id);
+    print_mark("NONE", 0);
+    printf("  no control checked this claim: %s\n", p->claim);
+}
+
+/* Settles the pending claim check: told apart (every control failed), held
+ * (a control passed: counted when it was recorded) or missing (none). */
+static void settle_pending(void)
+{
+    pending_check *p = &state.pending;
+    if (!p->open)
+        return;
+    p->open = 0;
+    state.checks++;
+    if (p->controls == 0) {
+        state.missing++;
+        if (!state.opts->quiet)
+            print_missing_line(p);
+    } else if (p->held == 0) {
+        state.told++;
+    }
+}
+
+static void open_pending(const char *id, const char *claim)
+{
+    settle_pending();
+    pending_check *p = &state.pending;
+    *p = (pending_check){.open = 1};
+    snprintf(p->id, sizeof p->id, "%s", id);
+    snprintf(p->claim, sizeof p->claim, "%s", claim ? claim : "");
+}
+
+/* Records a control's verdict; returns ok as the check computed it. A control
+ * counts for the claim check before it when that check has its id; one that
+ * follows no check of its id holds nothing and is a defect too. */
 static int record_control(const char *id, int ok, const char *detail)
 {
     const char *what = state.control_what;
     state.control_what = NULL;
     state.controls++;
-    if (ok) {
+    pending_check *p = &state.pending;
+    int orphan = !p->open || strcmp(p->id, id) != 0;
+    if (!orphan)
+        p->controls++;
+    if (ok || orphan) {
         state.failed++;
         state.held++;
+        p->held += !orphan;
+        state.orphans += orphan;
     }
-    if (!state.opts->quiet || ok)
+    if (!state.opts->quiet || ok || orphan)
         print_control_line(ok, what, detail);
+    if (orphan)
+        printf("        (a defect: no claim check of %s comes before this control)\n", id);
     if (state.opts->claims_file)
         append_claim_line(id, ok ? "HOLDS" : "FAILS", what, detail, "control");
     return ok;
@@ -106,6 +159,7 @@ static int record(const char *id, const char *claim, int ok, const char *detail)
     state.run++;
     if (state.control_what)
         return record_control(id, ok, detail);
+    open_pending(id, claim);
     if (!ok)
         state.failed++;
     if (!state.opts->quiet || !ok)
@@ -172,14 +226,24 @@ int check_claims_lost(void) { return state.claims_lost; }
 
 int check_count_failed(void) { return state.failed; }
 
+int check_count_checks(void) { return state.checks + state.pending.open; }
+
+int check_count_missing(void) { return state.missing; }
+
 int check_finish(void)
 {
+    settle_pending();
     int claims = state.run - state.controls;
     int claims_failed = state.failed - state.held;
+    int held = state.checks - state.told - state.missing;
     if (!state.opts->quiet || state.failed)
-        printf("\n%s: %d of %d checks passed; %d of %d controls fail, as they should\n",
-               state.opts->program, claims - claims_failed, claims, state.controls - state.held,
-               state.controls);
+        printf("\n%s: %d of %d checks passed; controls: %d of %d checks fail as they should, "
+               "%d hold, %d missing\n",
+               state.opts->program, claims - claims_failed, claims, state.told, state.checks,
+               held, state.missing);
+    if (state.orphans)
+        printf("%s: %d controls follow no claim check of their id\n", state.opts->program,
+               state.orphans);
     if (state.claims_lost)
         return 3;
     return state.failed ? 1 : 0;

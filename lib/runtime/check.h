@@ -6,11 +6,18 @@
  *   id  FAILS|HOLDS  chapter  what the control changes  measurement  control
  * check_finish gives the chapter its exit status.
  *
- * Controls. A check that cannot fail proves nothing, so every claim is also
- * checked on a case where it must not hold: call check_control(id, what)
- * and then the same check function on the control's numbers. The control
- * is printed under its claim; it must FAIL. A control that passes (HOLDS)
- * means the check cannot tell right from wrong, and counts as a failure. */
+ * Controls. A check that cannot fail proves nothing, so every claim check is
+ * also run on a case where it must not hold: right after it, call
+ * check_control(id, what) and then the same check function on the control's
+ * numbers (one control or more per check). The control is printed under its
+ * claim; it must FAIL. A control that passes (HOLDS) means the check cannot
+ * tell right from wrong, and a control that follows no check of its id
+ * belongs to nothing: each counts as a failure. A claim check that no control
+ * of its id follows before the next claim check (NONE) is untested: it is
+ * named (unless --quiet) and counted in the summary, and `make verify`, which
+ * pairs the lines of the claims file the same way, fails on it; the
+ * program's exit status does not, so that a program whose checks are not
+ * claims of the ledger (the benchmark's) can use this module too. */
 #ifndef INVENT_CHECK_H
 #define INVENT_CHECK_H
 
@@ -50,11 +57,19 @@ void check_control(const char *id, const char *what);
 int check_count_run(void);
 int check_count_failed(void);
 
+/* claim checks so far (controls not counted); those settled without a control
+ * (by the next claim check, or by check_finish) */
+int check_count_checks(void);
+int check_count_missing(void);
+
 /* Whether a line could not be appended to the claims file (reported once). */
 int check_claims_lost(void);
 
-/* Prints the summary line; returns the exit status: 3 if a line could not be
- * appended to the claims file (reported once), else 0 if all passed, else 1. */
+/* Settles the last claim check; prints the summary line ("K of N checks
+ * passed; controls: C of N checks fail as they should, H hold, M missing");
+ * returns the exit status: 3 if a line could not be appended to the claims
+ * file (reported once), else 0 if every claim passed and no control held,
+ * else 1. */
 int check_finish(void);
 
 #endif

@@ -3,5 +3,8 @@
 
 int ex10_block(const block_weights *w, const gsl_matrix *X, gsl_matrix *Y)
 {
-    return block_forward(w, X, NULL, Y);
+    block_trace *tr = block_trace_new(X->size1, w);
+    int status = tr ? block_forward(w, X, tr, Y) : INVENT_ENOMEM;
+    block_trace_free(tr);
+    return status;
 }
