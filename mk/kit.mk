@@ -1,23 +1,31 @@
-# The instructor's kit: lecture decks and a figure gallery, from the figures
-# the chapters render and the claims they check (scripts/slides.sh,
-# scripts/gallery.sh). Captions live in the figure scripts (plots/*.gp).
+# The instructor's kit: lecture decks, their notes, course.pdf, a figure
+# gallery and a course kit (syllabus, handouts, answer keys), from one run
+# of the chapters that draws the figures, checks the claims and prints the
+# narration (scripts/kit-run.sh, slides.sh, course-kit.sh, gallery.sh).
+# Captions live in the figure scripts (plots/*.gp), key equations in
+# scripts/templates/equations.tsv.
 SLIDES_DIR := $(PLOT_DIR)/slides
-KIT_CLAIMS := $(BUILD)/claims-plots.tsv
+COURSE_DIR := $(PLOT_DIR)/course
+NARRATION  := $(PLOT_DIR)/narration
+KIT_CLAIMS := $(BUILD)/claims-kit.tsv
 
-# Renders the figures first when they (or the claims they go with) are missing.
-kit-figures: deps-auto chapters
-	$(Q)missing=; for s in plots/ch[0-9][0-9]_*.gp; do \
-	    [ -f $(PLOT_DIR)/$$(basename $$s .gp).pdf ] || missing=1; done; \
-	if [ -n "$$missing" ] || [ ! -f $(KIT_CLAIMS) ]; then $(MAKE) --no-print-directory plots; fi
+# Figures, claims and narration from one run (a deck's numbers are its figures' numbers).
+kit-run: deps-auto chapters
+	$(Q)scripts/kit-run.sh $(PLOT_DIR) $(KIT_CLAIMS) $(NARRATION) $(CHAPTER_BINS)
 
-slides: kit-figures ## lecture decks, one PDF per chapter and course.pdf, into plots/out/slides
-	$(Q)scripts/slides.sh $(PLOT_DIR) $(KIT_CLAIMS) $(SLIDES_DIR)
+slides: kit-run ## lecture decks and their notes (one per chapter) and course.pdf, into plots/out/slides
+	$(Q)scripts/slides.sh $(PLOT_DIR) $(KIT_CLAIMS) $(NARRATION) $(SLIDES_DIR)
 
-gallery: kit-figures ## one offline HTML page with every figure, caption and claim: plots/out/index.html
+course: slides ## the course kit: syllabus, exercise handouts, answer keys (plots/out/course), with the decks
+	$(Q)scripts/course-kit.sh $(NARRATION) $(COURSE_DIR)
 	$(Q)scripts/gallery.sh $(PLOT_DIR) $(KIT_CLAIMS)
 
-# make test: decks and gallery from the figures plots-check rendered.
-kit-check: plots-check
-	$(Q)scripts/kit-check.sh $(BUILD)/plots-check $(KIT_CLAIMS) $(BUILD)/kit-check
+gallery: kit-run ## one offline HTML page with every figure, caption and claim, linking the decks and kit: plots/out/index.html
+	$(Q)scripts/gallery.sh $(PLOT_DIR) $(KIT_CLAIMS)
 
-.PHONY: kit-figures slides gallery kit-check
+# make test: the sources of every deck, and a sample of decks, notes, course
+# and kit built and measured (scripts/kit-check.sh).
+kit-check: plots-check
+	$(Q)scripts/kit-check.sh $(BUILD)/plots-check $(BUILD)/claims-plots.tsv $(BUILD)/kit-check
+
+.PHONY: kit-run slides course gallery kit-check

@@ -19,14 +19,14 @@ if (step > 1) {
 unset grid
 set border 0
 set xlabel "source token i"
-panel_title(k) = k == 0 ? "source only\n(D1: every row the same)" : \
-                 k == 1 ? "source and receiver\n(D2: all weights differ)" : \
-                          "self-weight only\n(D3: stateless)"
+panel_title(k) = k == 0 ? "source only\nD1: rows all equal" : \
+                 k == 1 ? "source + receiver\nD2: all differ" : \
+                          "self-weight only\nD3: stateless"
 cell_labels = tokens <= 8
 # `with image pixels` below: one rectangle per cell, so SVG viewers cannot blur them
-# numbers in the cells: a little smaller than the axis text on every terminal
-cell_font = sprintf(",%d", int(0.7 * real(titlefont[6:])))
-cell_text(w) = w == 0 ? "" : sprintf("%.2f", w)
+# numbers in the cells: one decimal, so that they fit a cell at the axis text's size
+cell_font = ",27"
+cell_text(w) = w == 0 ? "" : sprintf("%.1f", w)
 do for [k = 0:2] {
     set lmargin at screen 0.07 + k * 0.28
     set rmargin at screen 0.07 + k * 0.28 + 0.23

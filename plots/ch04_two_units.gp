@@ -18,14 +18,14 @@ set ytics 1 out
 set border 15 lw 1.5
 unset grid
 unset key
-set xlabel "x_3 of unit A (wants x_1 > 0)"
-panel_title(k) = k == 0 ? sprintf("sum x_1 + x_3\nboth: %.1f%% of the grid", 100 * both_sum) : \
-                 k == 1 ? sprintf("product x_1 · x_3\nboth: %.1f%% of the grid", 100 * both_product) : \
-                          sprintf("4 tanh units, biased\nboth: %.1f%% of the grid", 100 * both_biased)
+set xlabel "x_3 of unit A"
+panel_title(k) = k == 0 ? sprintf("sum x_1 + x_3\nboth: %.1f%%", 100 * both_sum) : \
+                 k == 1 ? sprintf("product x_1 · x_3\nboth: %.1f%%", 100 * both_product) : \
+                          sprintf("4 biased tanh units\nboth: %.1f%%", 100 * both_biased)
 height = 0.44
 width = height * 9.0 / 16.0
-set label 1 sprintf("satisfied: the unit's output is large (≥ %g × largest) for some x_1, and only for x_1 of the sign it wants", large) \
-    at screen 0.5, screen 0.035 center tc rgb accent
+set label 1 sprintf("A wants x_1 > 0, B wants x_1 < 0; satisfied: the output is large (≥ %g × largest)\nfor some x_1, and only for x_1 of the sign the unit wants; both: share of the grid", large) \
+    at screen 0.5, screen 0.07 center tc rgb accent
 do for [k = 0:2] {
     set lmargin at screen 0.085 + k * 0.265
     set rmargin at screen 0.085 + k * 0.265 + width
@@ -36,12 +36,6 @@ do for [k = 0:2] {
         set ylabel "x_3 of unit B (wants x_1 < 0)"
         set format y "%g"
         unset colorbox
-        if (edge_gap) {
-            set label 2 "at x_3 = 3, x_1 = 0\nis large too: A is\nnot satisfied there" \
-                at first half - 0.25, first 1.0 right front font ",17" tc rgb "#333333"
-            set arrow 2 from first half - 0.2, first 1.0 to first half, first 1.0 \
-                head filled size screen 0.01, 25 lw 1.5 lc rgb "#333333" front
-        }
     } else {
         unset label 2
         unset arrow 2

@@ -9,8 +9,9 @@ set logscale xy
 set format x "10^{%L}"
 set format y "10^{%L}"
 set xrange [256:1048576]
-set yrange [0.01:1e6]
+set yrange [0.01:1e10]
 set key top left Left reverse box lc rgb "#cccccc" opaque width 1 title "keys of d numbers per function, 2 bytes a number" left
+# room above 1e6, where no line runs, for the legend
 set label sprintf("%g GB of keys", ledger_gb) at first ledger_tokens, first ledger_gb right offset -1,0.9 tc rgb accent
 set label sprintf("%g GB of raw tokens (the ledger, %s tokens)", shared_gb, ledger_tokens_text) at first ledger_tokens, first shared_gb left offset 1,-0.8 tc rgb accent
 plot data index 0 using 1:2 with lines lt 1 title label0, \

@@ -5,12 +5,12 @@
 # caption: Left: three caches that give the same scores; keys A_j·x_i take 10 GB, factored keys W_k·x_i 2 GB at r = 200, raw tokens shared by every function 0.5 GB. Right: multiply-adds of the pair W_q, W_k over those of one matrix A, counted by running both: factoring pays in work below a crossover r that grows with T.
 # claims: C1 C2
 set multiplot title "What A = W_q^T W_k saves: memory against keys A_j x_i, and work below a crossover" font titlefont
-set lmargin at screen 0.08
+set lmargin at screen 0.095
 set rmargin at screen 0.47
 set tmargin at screen 0.82
 set bmargin at screen 0.14
 set title sprintf("cache, ledger setting (d = %d)", dim)
-set xlabel "numbers per key, r"
+set xlabel "r: rows of W_q and W_k (numbers per key)"
 set ylabel "cache size (GB)"
 set xrange [0:dim]
 set yrange [0:16]
@@ -26,7 +26,7 @@ unset arrow 1
 set lmargin at screen 0.6
 set rmargin at screen 0.97
 set title "work: the pair over A, d = 64"
-set xlabel "rows of W_q and W_k, r"
+set xlabel "r: rows of W_q and W_k (numbers per key)"
 set ylabel "multiply-adds, pair / A"
 set xrange [0:64]
 set yrange [0:2.2]

@@ -5,7 +5,7 @@
 # reordering of the tokens, without and with the encoding (log scale).
 # caption: Left: the dot product of two sinusoidal encodings depends on their offset alone (one curve for every pair of positions). Right: with the encoding added, permuting the tokens no longer just permutes the output: the differences clear P1's threshold, 10^6 times the rounding that Q4 allows.
 # claims: P2 P1
-set multiplot title "Sinusoidal positions: dot products by offset alone, and an order that attention now sees" font titlefont
+set multiplot title "Sinusoidal positions: products by offset alone; attention sees the order" font titlefont
 set lmargin at screen 0.1
 set rmargin at screen 0.5
 set tmargin at screen 0.82

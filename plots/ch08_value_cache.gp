@@ -5,8 +5,8 @@ set title "Cache of the chapter 5 model (5,000 tokens, 50 layers, 20 heads, d = 
 set xlabel "head size r (numbers per token, layer and head when values are cached per head)"
 set ylabel "cache (GB, 10^9 bytes)"
 set xrange [0:dim]
-set yrange [0:folded_gb * 1.25]
-set key top left box lc rgb "#cccccc" opaque width 1
+set yrange [0:folded_gb * 1.6]
+set key top right box lc rgb "#cccccc" opaque width 1
 set arrow from rank, graph 0 to rank, first kept_gb nohead dt 2 lw 2 lc rgb accent
 set label sprintf("r = %d: %g GB", rank, kept_gb) at first rank, first kept_gb offset 1,-1.2 tc rgb accent
 set arrow from dim / heads, first folded_gb / 2 to dim / heads, first raw_gb * 1.1 head filled lw 2 lc rgb accent

@@ -1,14 +1,14 @@
 # Chapter 9, claim M2: a memory built from chosen (key, value) pairs.
 # caption: An MLP built from chosen key-value pairs: each stored key switches on its own hidden unit, and the memory returns that unit's value; an unrelated input returns little.
 # claims: M2
-set multiplot layout 1,2 margins 0.10, 0.97, 0.14, 0.80 spacing 0.11, 0 \
+set multiplot layout 1,2 margins 0.10, 0.97, 0.17, 0.80 spacing 0.11, 0 \
     title "An MLP as a key-value memory: each stored key switches on its own unit" font titlefont
 # left: for each input, how well it matches every hidden unit's key; a unit fires above θ
 set title "match k_i · x of every hidden unit i"
 set xlabel "input x: the stored keys, then an unrelated vector"
 set ylabel "match k_i · x"
 set xrange [0.3 : pairs + 1.7]
-set yrange [-0.6:1.5]
+set yrange [-0.6:1.9]
 set key at graph 0.98, graph 0.99 right box lc rgb "#cccccc" opaque
 set arrow from graph 0, first threshold to graph 1, first threshold nohead dt 2 lw 2 lc rgb accent
 set label sprintf("dashed: θ = %.1f, a unit fires above it", threshold) at graph 0.03, graph 0.07 tc rgb accent

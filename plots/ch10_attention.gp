@@ -4,7 +4,7 @@
 # caption: The attention pattern of every head of the assembled block on one input: causal, each row summing to one.
 # claims: T1
 L = 0.075; R = 0.865; B = 0.10; TOP = 0.86  # the area of the panels (screen fractions)
-gapx = 0.05; gapy = 0.105                   # room for y tick labels / for x ticks and titles
+gapx = 0.06; gapy = 0.16                    # room for y tick labels / for x ticks and titles
 best = 0; rows = 1
 do for [r = 1:heads] {
     c = int(ceil(heads / real(r)))
@@ -23,13 +23,12 @@ pw = wide < 1.4 * pw ? wide : 1.4 * pw
 x0 = L + ((R - L) - (cols * pw + (cols - 1) * gapx)) / 2 + 0.01
 cbx = x0 + cols * pw + (cols - 1) * gapx + 0.025  # the colour bar, just right of the grid
 y0 = TOP - ((TOP - B) - (rows * ph + (rows - 1) * gapy)) / 2
-# at most one tick label per 0.03 of page width, and at most 8 per axis
+# at most one tick label per 0.045 of page width, and at most 8 per axis
 step = 1
-while (tokens / step > 8 || (tokens / step) * 0.03 > pw) { step = step * 2 }
-small = pw < 0.12
-tickfont = small ? ",12" : ",15"
-headfont = small ? ",15" : ",18"
-set multiplot title sprintf("Attention weights of %d causal head%s, T = %d (blank: masked future)", \
+while (tokens / step > 8 || (tokens / step) * 0.045 > pw) { step = step * 2 }
+tickfont = ",27"
+headfont = ",27"
+set multiplot title sprintf("Attention weights of %d causal head%s, T = %d (grey: masked future, as in chapter 7)", \
     heads, heads == 1 ? "" : "s", tokens) font titlefont
 @palette_sequential
 set cbrange [0:1]
@@ -39,14 +38,16 @@ set tics out scale 0.4
 set border 15 lw 1
 set xtics 0, step, tokens - 1 font tickfont
 set ytics 0, step, tokens - 1 font tickfont
-set cbtics 0.25 font ",15"
-set cblabel "weight" font ",17"
+set cbtics 0.25 font ",27"
+set cblabel "weight" font ",27"
 cbox = sprintf("set colorbox user origin screen %g, screen %g size screen 0.015, screen %g", cbx, B, TOP - B)
 set grid noxtics noytics
+# the masked cells are left undrawn over a grey ground, as chapter 7 shows them
+set object 1 rectangle from -0.5, -0.5 to tokens - 0.5, tokens - 0.5 behind fc rgb "#d9d9d9" fs solid 1.0 noborder
 # one pair of axis labels for the whole grid, centred on it
 gridw = cols * pw + (cols - 1) * gapx; gridh = rows * ph + (rows - 1) * gapy
-set label 1 "key position i" at screen x0 + gridw / 2, screen y0 - gridh - 0.075 center font ",17"
-set label 2 "query position t" at screen x0 - 0.05, screen y0 - gridh / 2 center rotate by 90 font ",17"
+set label 1 "key position i" at screen x0 + gridw / 2, screen y0 - gridh - 0.075 center font ",27"
+set label 2 "query position t" at screen x0 - 0.05, screen y0 - gridh / 2 center rotate by 90 font ",27"
 unset key
 do for [j = 0:heads - 1] {
     r = j / cols; c = j % cols

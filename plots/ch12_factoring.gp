@@ -26,7 +26,7 @@ set title "singular values, run 1"
 set xlabel "index j (largest first)"
 set ylabel "s_j / s_1"
 set xrange [0.5:dim + 0.5]
-set yrange [0:1.05]
+set yrange [0:1.5]
 set xtics 1
 set key at graph 0.98, graph 0.98 right top box lc rgb "#cccccc" opaque width 1
 set arrow from teacher + 0.5, graph 0 to teacher + 0.5, graph 1 nohead dt 2 lw 2 lc rgb accent

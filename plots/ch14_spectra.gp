@@ -6,7 +6,7 @@ set xlabel "index k of the singular value"
 set ylabel "σ_k / σ_1"
 set yrange [0:1.05]
 set xrange [0.5:width + 0.5]
-set key at graph 0.99, graph 0.97 right box lc rgb "#cccccc" opaque width 1 font ",17"
+set key at graph 0.99, graph 0.97 right box lc rgb "#cccccc" opaque width 1 font ",27"
 set arrow from rank + 0.5, graph 0 to rank + 0.5, graph 1 nohead dt 2 lw 2 lc rgb accent
 set label sprintf("k = r = %d", rank) at rank + 0.5, graph 0.55 offset 1,0 tc rgb accent
 plot data index 0 using 1:2 with linespoints lt 1 ps 0.9 title "W_{QK} trained", \

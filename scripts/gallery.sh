@@ -4,10 +4,13 @@
 # Writes FIG_DIR/index.html: for each chapter its title and, for each figure
 # script plots/chNN_*.gp, the rendered SVG, its caption, the claims it
 # supports with their verdicts and controls (from CLAIMS_TSV), and links to
-# its PDF, SVG, PNG and data file. No JavaScript; the layout is one column
-# that fits a phone and fills a projector. Links are relative, so the folder
-# can be copied anywhere.
+# its PDF, SVG, PNG and data file; and, where make slides and make course
+# have made them, each chapter's deck and notes, course.pdf and the course
+# kit. No JavaScript; the layout is one column that fits a phone and fills a
+# projector, the navigation wraps. Links are relative, so the folder can be
+# copied anywhere.
 set -u
+[ $# -eq 2 ] || { echo "usage: scripts/gallery.sh FIG_DIR CLAIMS_TSV" >&2; exit 2; }
 fig_dir=$1 claims=$2
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/figure-info.sh"
@@ -47,6 +50,25 @@ figure_html() { # script
     echo '</p></figcaption></figure>'
 }
 
+# FILE:TEXT... -> links to those of the files that exist (relative to FIG_DIR)
+links() {
+    for f in "$@"; do
+        [ -f "$fig_dir/${f%%:*}" ] && printf ' <a href="%s">%s</a>\n' "${f%%:*}" "${f#*:}"
+    done
+}
+
+# the lectures and the course kit, where make slides and make course made them
+kit_links() {
+    l=$(links "slides/course.pdf:every lecture (course.pdf)" "course/syllabus.pdf:syllabus")
+    [ -d "$fig_dir/course/handouts" ] && l="$l$(for h in "$fig_dir"/course/handouts/*.pdf; do
+        n=$(basename "$h" .pdf); links "course/handouts/$n.pdf:handout ${n%%_*}" "course/answer-keys/$n.pdf:key"; done)"
+    [ -n "$l" ] && printf '<p class="kit">For instructors:\n%s</p>\n' "$l"
+}
+deck_links() { # chNN_topic
+    l=$(links "slides/$1.pdf:lecture deck (PDF)" "slides/$1-notes.pdf:notes (the narration)")
+    [ -n "$l" ] && printf '<p class="files">%s</p>\n' "$l"
+}
+
 page() {
     cat <<'HEAD'
 <!DOCTYPE html>
@@ -54,27 +76,29 @@ page() {
 <meta name="viewport" content="width=device-width, initial-scale=1" />
 <title>Inventing the Transformer, in C: figures</title>
 <style>
-body { font-family: "DejaVu Sans", sans-serif; max-width: 72rem; margin: 0 auto; padding: 1rem; color: #222; line-height: 1.45; }
+body { font-family: "DejaVu Sans", sans-serif; max-width: 72rem; margin: 0 auto; padding: 1rem; color: #222; line-height: 1.45; overflow-wrap: anywhere; }
 h1 { font-size: 1.8rem; } h2 { font-size: 1.4rem; border-bottom: 2px solid #0072B2; padding-top: 1rem; }
 figure { margin: 1.5rem 0; } img { width: 100%; height: auto; border: 1px solid #ddd; }
 figcaption p { margin: 0.3rem 0; font-size: 1.05rem; } ul { padding-left: 1.2rem; margin: 0.3rem 0; }
-li.pass b { color: #007a5a; } li.fail b, p.fail { color: #c24e00; } .files a { margin-left: 0.6rem; }
-nav a { margin-right: 0.8rem; white-space: nowrap; }
+li.pass b { color: #007a5a; } li.fail b, p.fail { color: #c24e00; } .files a { margin-left: 0.6rem; } .kit a { margin-right: 0.6rem; }
+nav a { margin-right: 0.8rem; white-space: nowrap; display: inline-block; }
 </style></head><body>
 <h1>Inventing the Transformer, in C: every figure</h1>
 <p>Each figure with the claims it supports, as checked by the chapter in the same run, and the
 control each claim was also checked against (a case where it must not hold).</p>
 HEAD
-    printf '<nav>'
+    echo '<nav>'
     for src in chapters/ch[0-9][0-9]_*.c; do
         p=$(basename "$src" .c | cut -d_ -f1)
-        printf '<a href="#%s">%s</a>' "$p" "$(esc "$(chapter_title "$src" | cut -d: -f1)")"
+        printf '<a href="#%s">%s</a>\n' "$p" "$(esc "$(chapter_title "$src" | cut -d: -f1)")"
     done
     echo '</nav>'
+    kit_links
     for src in chapters/ch[0-9][0-9]_*.c; do
         p=$(basename "$src" .c | cut -d_ -f1)
         echo "<section id=\"$p\"><h2>$(esc "$(chapter_title "$src")")</h2>"
         echo "<p>$(esc "$(chapter_statement "$src")")</p>"
+        deck_links "$(basename "$src" .c)"
         for s in plots/"$p"_*.gp; do
             [ -f "$s" ] && figure_html "$s"
         done

@@ -1,60 +1,184 @@
 #!/bin/sh
-# Tests the instructor's kit on figures already rendered:
+# Tests the instructor's kit (make test):
 #   scripts/kit-check.sh FIG_DIR CLAIMS_TSV WORK_DIR
-# - every figure script has a caption and a claims line;
-# - every deck has 1 title + 1 per figure + 1 closing slide, and shows each
-#   figure's caption; course.pdf has every slide of every deck;
-# - the gallery is well-formed and every link resolves to a file;
-# - control: with one figure missing, its deck says so (the test can fail).
+# FIG_DIR and CLAIMS_TSV: every figure, rendered quietly by plots-check.
+# - sources: every figure script has a caption and a claims line; every key
+#   equation names a chapter and a section that exist;
+# - a sample (chapters 4 and 13, run once with their narration): each deck
+#   has at least 12 slides, a slide number on every slide, every text at
+#   least 18 pt on a 16:9 page (3.33% of its height, measured with
+#   pdftotext -bbox; the figures' too, which fill their slides),
+#   nothing outside the page, no line ending in "...", every caption and every
+#   claim id present, the claims at the end sorted by id; the notes; for
+#   chapter 13 the --full slide (results, or the command that makes them);
+#   course.pdf: cover, agenda, every slide, bookmarks, a title;
+# - the course kit: a one-page syllabus, a handout and an answer key per
+#   exercise;
+# - the gallery: well-formed, every link resolves, the decks and kit linked,
+#   and markup that cannot overflow 390 px (navigation that wraps, images
+#   scaled to the column, long words allowed to break);
+# - controls: a figure that was not rendered is said so; a figure at the
+#   old size and type fails the 18 pt measure; `a command` in a text is set,
+#   not run; a page with "..." fails the cut-line check.
 set -u
+[ $# -eq 3 ] || { echo "usage: scripts/kit-check.sh FIG_DIR CLAIMS_TSV WORK_DIR" >&2; exit 2; }
 fig_dir=$1 claims=$2 work=$3
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/figure-info.sh"
+. "$here/pdf-tools.sh"
 fail=0
 bad() { echo "kit-check: $*" >&2; fail=1; }
+SAMPLE="ch04 ch13"
+tab=$(printf '\t')
 
+# ---------------------------------------------------------------- sources
 for s in plots/ch[0-9][0-9]_*.gp; do
     grep -q '^# caption: ' "$s" || bad "$s has no '# caption:' line"
     grep -q '^# claims: *[^ ]' "$s" || bad "$s has no '# claims:' line (ids, or 'none')"
 done
+while IFS="$tab" read -r p section equation; do
+    src=$(ls chapters/"$p"_*.c 2>/dev/null | head -n 1)
+    [ -n "$src" ] && grep -qF -- "$section" "$src" ||
+        bad "scripts/templates/equations.tsv: no section '$section' in chapter $p"
+done <scripts/templates/equations.tsv
 
-rm -rf "$work" && mkdir -p "$work/slides" || exit 3
-sh "$here/slides.sh" "$fig_dir" "$claims" "$work/slides" >/dev/null || exit 1
-total=0
-for src in chapters/ch[0-9][0-9]_*.c; do
-    p=$(basename "$src" .c | cut -d_ -f1)
-    deck="$work/slides/$(basename "$src" .c).pdf"
-    figures=$(ls plots/"$p"_*.gp 2>/dev/null | grep -c .)
-    pages=$(pdfinfo "$deck" 2>/dev/null | awk '/^Pages:/ { print $2 }')
-    [ "${pages:-0}" -eq $((figures + 2)) ] || bad "$deck has ${pages:-no} pages, expected $((figures + 2))"
-    total=$((total + figures + 2))
-    text=$(pdftotext -raw "$deck" - 2>/dev/null | tr '\n' ' ')
+# ---------------------------------------------------------------- measures
+
+# PDF: the smallest type in it, in points on a 7.5 in slide (18 pt there is
+# 3.33% of the height), read from the size of every run of text (cairo puts
+# it in the text matrix, rotated or not); a sub- or superscript, at 0.8 of a
+# size also in the PDF (gnuplot's), counts at that size.
+min_type() {
+    _q=$(mktemp) || return 3
+    _h=$(pdfinfo "$1" 2>/dev/null | sed -n 's/^Page size: *[0-9.]* x \([0-9.]*\) pts.*/\1/p')
+    qpdf --qdf --object-streams=disable "$1" "$_q" 2>/dev/null
+    grep -a -E ' Tm$' "$_q" | awk -v h="${_h:-540}" '
+        { s = sqrt($1 * $1 + $2 * $2) * 540 / h; size[sprintf("%.2f", s)] = s }
+        END {
+            for (k in size) {
+                s = size[k]
+                for (j in size) if (size[j] > s && (size[j] * 0.8 - s) ^ 2 < 0.01) { s = size[j]; break }
+                if (min == "" || s < min) min = s
+            }
+            printf "%.1f\n", min
+        }'
+    rm -f "$_q"
+}
+# PDF -> words outside their page, if any
+off_page() {
+    pdftotext -bbox "$1" - 2>/dev/null | awk '
+        /<page / { match($0, /width="[0-9.]*"/); w = substr($0, RSTART + 7, RLENGTH - 8)
+                   match($0, /height="[0-9.]*"/); h = substr($0, RSTART + 8, RLENGTH - 9) }
+        /<word / { split($0, a, "\""); if (a[2] < 0 || a[4] < 0 || a[6] > w + 0.5 || a[8] > h + 0.5) print }'
+}
+# text for comparison: no spaces, no markup of sub- and superscripts
+squeeze() { sed "s/sqrt(/√(/g; s/sum_/Σ_/g; s/’/'/g; s/\xc2\xa0//g" | tr -d ' \n\t_^{}'; }
+# a line cut short: one that ends in an ellipsis (the text's own, inside a
+# line, is kept whole: the decks never end a line with one)
+cut_lines() { pdftotext "$1" - 2>/dev/null | grep -n -e '\.\.\. *$' -e '… *$'; }
+
+rm -rf "$work" && mkdir -p "$work" || exit 3
+cp -r "$fig_dir" "$work/figures" && rm -rf "$work/figures/slides" "$work/figures/course" || exit 3
+bins=""
+for p in $SAMPLE; do bins="$bins $(ls "${BUILD:-build}/${p}"_* | head -n 1)"; done
+# shellcheck disable=SC2086
+sh "$here/kit-run.sh" "$work/figures" "$work/claims.tsv" "$work/narration" $bins || exit 1
+sh "$here/slides.sh" "$work/figures" "$work/claims.tsv" "$work/narration" "$work/figures/slides" >/dev/null || exit 1
+total=0 mins=""
+for p in $SAMPLE; do
+    src=$(ls chapters/"$p"_*.c) base=$(basename "$src" .c) deck="$work/figures/slides/$base.pdf"
+    pages=$(qpdf --show-npages "$deck" 2>/dev/null || echo 0)
+    total=$((total + pages))
+    [ "$pages" -ge 12 ] || bad "$deck has $pages slides, fewer than 12"
+    text=$(pdftotext "$deck" - 2>/dev/null)
+    numbered=$(printf '%s\n' "$text" | grep -cE "^[0-9]+ / $pages\$")
+    [ "$numbered" -eq "$pages" ] || bad "$deck: $numbered of $pages slides carry a slide number"
+    m=$(min_type "$deck") mins="$mins $p: $m pt"
+    awk -v m="$m" 'BEGIN { exit !(m >= 17.95) }' || bad "$deck: type of $m pt (18 pt equivalent at least)"
+    [ -z "$(off_page "$deck")" ] || bad "$deck: text outside the page: $(off_page "$deck" | head -n 1)"
+    [ -z "$(cut_lines "$deck")" ] || bad "$deck: a cut line: $(cut_lines "$deck" | head -n 1)"
+    flat=$(printf '%s' "$text" | squeeze)
     for s in plots/"$p"_*.gp; do
         [ -f "$s" ] || continue
-        first=$(figure_caption "$s" | fold -s -w 125 | head -n 1 | sed 's/ *$//')
-        case $text in *"$first"*) ;; *) bad "$deck does not show the caption of $s" ;; esac
+        case $flat in *"$(figure_caption "$s" | squeeze)"*) ;; *) bad "$deck does not show the whole caption of $s" ;; esac
     done
+    ids=$(awk -F'\t' -v p="$p" '$3 == p && $6 != "control" { print $1 }' "$work/claims.tsv" | sort -uV)
+    [ -n "$ids" ] || bad "no claims of $p in the sample run"
+    # the closing slides: every id, in order
+    shown=$(pdftotext -f "$(awk -F'\t' '/The claims, checked/ { print $1 }' "$work/figures/slides/$base.outline")" "$deck" - |
+        grep -oE '^[A-Z][0-9]+ (PASS|FAIL)' | cut -d' ' -f1)
+    [ "$shown" = "$ids" ] || bad "$deck: the closing claims are '$(echo $shown)', expected '$(echo $ids)'"
+    notes="$work/figures/slides/$base-notes.pdf"
+    pdftotext "$notes" - 2>/dev/null | grep -qF -- "$(grep '^-- ' "$work/narration/$base.txt" | head -n 1)" ||
+        bad "$notes does not hold the narration"
 done
-pages=$(pdfinfo "$work/slides/course.pdf" 2>/dev/null | awk '/^Pages:/ { print $2 }')
-[ "${pages:-0}" -eq "$total" ] || bad "course.pdf has ${pages:-no} pages, expected $total"
+deck13="$work/figures/slides/$(basename chapters/ch13_*.c .c).pdf"
+if [ -f results/ch13_full.tsv ]; then
+    pdftotext "$deck13" - | grep -q "trained model (--full)" || bad "$deck13 has no --full slide"
+else
+    pdftotext "$deck13" - | tr '\n' ' ' | grep -q 'not stored.*--full --results results/ch13_full.tsv' ||
+        bad "$deck13 does not say which command makes its --full results"
+fi
+course="$work/figures/slides/course.pdf"
+pages=$(qpdf --show-npages "$course" 2>/dev/null || echo 0)
+[ "$pages" -eq $((total + 2)) ] || bad "course.pdf has $pages pages, expected $((total + 2)) (cover, agenda, decks)"
+pdfinfo "$course" | grep -q '^Title: *Inventing the Transformer' || bad "course.pdf has no title"
+marks=$(qpdf --json=2 --json-key=outlines "$course" - | grep -c '"title"')
+sections=$(cat "$work/figures/slides"/*.outline | grep -c .)
+[ "$marks" -eq $((2 + 2 + sections)) ] || bad "course.pdf has $marks bookmarks, expected $((4 + sections))"
+[ -z "$(cut_lines "$course")" ] || bad "course.pdf: a cut line"
+[ -z "$(off_page "$course")" ] || bad "course.pdf: text outside the page: $(off_page "$course" | head -n 1)"
+m=$(min_type "$course")
+awk -v m="$m" 'BEGIN { exit !(m >= 17.95) }' || bad "course.pdf: type of $m pt (18 pt equivalent at least)"
 
-# the gallery, on a copy of the figures so that FIG_DIR is left as it was
-cp -r "$fig_dir" "$work/figures" && rm -rf "$work/figures/slides"
+# ---------------------------------------------------------------- the kit
+sh "$here/course-kit.sh" "$work/narration" "$work/figures/course" >/dev/null || exit 1
+[ "$(qpdf --show-npages "$work/figures/course/syllabus.pdf")" -eq 1 ] || bad "the syllabus is not one page"
+[ -z "$(off_page "$work/figures/course/syllabus.pdf")" ] || bad "the syllabus runs off its page"
+for stub in exercises/ex[0-9][0-9]*_*.c; do
+    n=$(basename "$stub" .c)
+    pdftotext "$work/figures/course/handouts/$n.pdf" - 2>/dev/null | grep -q 'Contract' ||
+        bad "no handout with the contract of $n"
+    pdftotext "$work/figures/course/answer-keys/$n.pdf" - 2>/dev/null | grep -q "$(ls exercises/mutants/"$n" | head -n 1 | sed 's/\.c$//')" ||
+        bad "the answer key of $n lacks its mutants"
+done
+
+# ---------------------------------------------------------------- gallery
 sh "$here/gallery.sh" "$work/figures" "$claims" >/dev/null || exit 1
-xmllint --noout "$work/figures/index.html" || bad "index.html is not well-formed"
-for link in $(grep -o '\(href\|src\)="[^"#]*"' "$work/figures/index.html" | sed 's/.*="//; s/"$//'); do
+html="$work/figures/index.html"
+xmllint --noout "$html" || bad "index.html is not well-formed"
+for link in $(grep -o '\(href\|src\)="[^"#]*"' "$html" | sed 's/.*="//; s/"$//'); do
     [ -f "$work/figures/$link" ] || bad "index.html links to $link, which does not exist"
 done
+for link in slides/course.pdf course/syllabus.pdf slides/ch04_interaction.pdf slides/ch04_interaction-notes.pdf; do
+    grep -q "href=\"$link\"" "$html" || bad "index.html does not link $link"
+done
+# 390 px: nav links apart (so they wrap), images as wide as the column, long words broken
+sed -n '/<nav>/,/<\/nav>/p' "$html" | grep -q '</a><a' && bad "the gallery's navigation has links without space between them: it cannot wrap"
+grep -q 'img { width: 100%' "$html" || bad "the gallery's images are not scaled to the column"
+grep -q 'overflow-wrap: anywhere' "$html" || bad "the gallery lets long words overflow a phone's width"
+grep -qE '(width|min-width): *[4-9][0-9]{2,}px|<pre|<table' "$html" && bad "the gallery has an element wider than a phone"
 
-# control: a figure that was not rendered must be said so on its slide
-victim=$(ls "$work/figures"/ch*.pdf | head -n 1)
-rm -f "$victim"
-sh "$here/slides.sh" "$work/figures" "$claims" "$work/control" >/dev/null 2>&1 || exit 1
-name=$(basename "$victim" .pdf)
-if pdftotext -raw "$work/control/$(basename chapters/"${name%%_*}"_*.c .c).pdf" - | grep -q "$name was not rendered"; then
+# ---------------------------------------------------------------- controls
+victim=$(ls "$work/figures"/ch04_*.pdf | head -n 1) name=$(basename "$victim" .pdf)
+mkdir -p "$work/control" && cp -r "$work/figures"/*.pdf "$work/control/" && rm -f "$work/control/$name.pdf"
+sh "$here/slides.sh" "$work/control" "$work/claims.tsv" "$work/narration" "$work/control/slides" >/dev/null 2>&1 || exit 1
+if pdftotext -raw "$work/control/slides/$(basename chapters/ch04_*.c .c).pdf" - | grep -q "$name was not rendered"; then
     echo "kit-check: control ($name removed) is shown as not rendered, as it should"
 else
     bad "a deck whose figure $name is missing does not say so"
 fi
-[ $fail -eq 0 ] && echo "kit-check: $total slides in $(ls "$work/slides" | grep -c 'ch.*pdf') decks and course.pdf; gallery well-formed, every link resolves"
+# a figure drawn at the old size (10 x 5.625 in, its 12.6 pt type placed as is on a slide)
+old=$(grep '^set terminal' plots/render.gp | sed 's/size [0-9.]*in,[0-9.]*in/size 10in,5.625in/; s/"Sans,[0-9]*"/"Sans,19"/')
+gnuplot -e "$old; set output '$work/control/old.pdf'; plot x title 'a legend'" || exit 3
+m=$(min_type "$work/control/old.pdf" | awk '{ printf "%.1f", $1 * 405 / 529.2 }')
+awk -v m="$m" 'BEGIN { exit !(m >= 17.95) }' && bad "control: the 18 pt measure passes the old figures' type ($m pt)" ||
+    echo "kit-check: control: the old figures' type, $m pt on a slide, fails the 18 pt check, as it should"
+printf 'a line cut short ...\nand `touch %s/control/ran`, text in backquotes\n' "$work" >"$work/control/cut.txt"
+text_pdf "control" "$work/control/cut.txt" "$work/control/cut.pdf" || exit 3
+[ -f "$work/control/ran" ] && bad "a command in backquotes in a narration is run by gnuplot, not set as text"
+[ -n "$(cut_lines "$work/control/cut.pdf")" ] && echo "kit-check: control: a page with \"...\" is caught, as it should" ||
+    bad "control: a page with \"...\" passes the cut-line check"
+
+[ $fail -eq 0 ] && echo "kit-check: sample decks ($SAMPLE) $total slides, smallest type$mins; course.pdf $pages pages, $marks bookmarks; syllabus, $(ls "$work/figures/course/handouts" | grep -c pdf) handouts and keys; gallery well-formed, every link resolves, fits 390 px"
 exit $fail

@@ -1,162 +1,101 @@
 #!/bin/sh
-# Lecture decks from the same source as the chapters.
-#   scripts/slides.sh FIG_DIR CLAIMS_TSV OUT_DIR
-# For every chapter (chapters/chNN_topic.c) writes OUT_DIR/chNN_topic.pdf, a
-# 16:9 deck: a title slide (the chapter's own opening statement), one slide
-# per figure script plots/chNN_*.gp (the rendered FIG_DIR/chNN_*.pdf as
-# vector graphics, the caption and claims from the script's `# caption:` and
-# `# claims:` lines, each claim's verdict and its control's measurement from
-# CLAIMS_TSV), and a closing slide with the chapter's claims table. Then
-# OUT_DIR/course.pdf, every deck in order. A figure that was not rendered
-# gets a slide that says so. Text pages: gnuplot (pdfcairo, the figures'
-# fonts); figures placed on them: qpdf --overlay; nothing else is needed.
+# Lecture decks from the same run as the figures and the claims.
+#   scripts/slides.sh FIG_DIR CLAIMS_TSV NARRATION_DIR OUT_DIR
+# NARRATION_DIR holds what each chapter printed in that run (chNN_topic.txt,
+# and chNN_topic.time: its run time in seconds). For every chapter with a
+# narration, writes OUT_DIR/chNN_topic.pdf, a 16:9 deck laid out by
+# deck.awk (title, agenda, each section's points, equation, tables and
+# checks, each figure after the section that checks it, the trained model's
+# stored results for chapters 13-15, the claims sorted by id), and
+# OUT_DIR/chNN_topic-notes.pdf, the narration as a handout. Then
+# OUT_DIR/course.pdf: a cover, the agenda of the lectures, every deck, with
+# bookmarks per chapter and section and title metadata. Text pages: gnuplot
+# (pdfcairo, the figures' fonts); figures and bookmarks: qpdf.
 set -u
-fig_dir=$1 claims=$2 out=$3
+[ $# -eq 4 ] || { echo "usage: scripts/slides.sh FIG_DIR CLAIMS_TSV NARRATION_DIR OUT_DIR" >&2; exit 2; }
+fig_dir=$1 claims=$2 narr=$3 out=$4
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/figure-info.sh"
+. "$here/pdf-tools.sh"
 
 for tool in gnuplot qpdf; do
     command -v $tool >/dev/null 2>&1 ||
         { echo "slides: $tool is missing (make deps installs it)" >&2; exit 2; }
 done
-[ -r "$claims" ] || { echo "slides: no claims file '$claims' (run make plots first)" >&2; exit 2; }
+[ -r "$claims" ] || { echo "slides: no claims file '$claims' (run make slides)" >&2; exit 2; }
+ls "$narr"/ch[0-9][0-9]_*.txt >/dev/null 2>&1 ||
+    { echo "slides: no narration in '$narr' (make slides writes it)" >&2; exit 2; }
 mkdir -p "$out" || exit 3
 tmp=$(mktemp -d) || exit 3
-trap 'rm -rf "$tmp"' EXIT
-
-# The page is 16:9 and larger than a figure (10 x 5.625 in), which qpdf
-# centres on it: 1.19 in above and below it stay free for the text.
+trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
 tab=$(printf '\t')
-PAGE='set terminal pdfcairo enhanced color size 14.222in,8in font "Sans,18" linewidth 1.2'
+lectures=$(ls chapters/ch[0-9][0-9]_*.c | grep -c .)
 
-# gnuplot single-quoted string: ' doubles.
-gq() { printf "'%s'" "$(printf '%s' "$1" | sed "s/'/''/g")"; }
-
-# label N TEXT X Y FONT [COLOUR]: one line of text at screen coordinates.
-label() {
-    printf 'set label %d %s at screen %s,%s font "%s" tc rgb "%s" noenhanced\n' \
-        "$1" "$(gq "$2")" "$3" "$4" "$5" "${6:-#222222}"
-}
-
-# Lines of $1 wrapped at $2 columns, at most $3 of them ("..." if cut).
-wrap() {
-    printf '%s\n' "$1" | fold -s -w "$2" | awk -v max="$3" \
-        'NR <= max { line[NR] = $0 } END { if (NR > max) line[max] = line[max] " ..."; for (i = 1; i <= (NR < max ? NR : max); i++) print line[i] }'
-}
-
-calc() { awk "BEGIN { print $1 }"; }
-
-page_end() { printf 'plot [0:1][0:1] NaN notitle\nunset label\n'; }
-
-page_start() {
-    printf 'reset\nunset border\nunset tics\nunset key\nset margins 0,0,0,0\n'
-}
-
-# title slide: chapter title and the first sentences of its opening comment
-title_slide() { # source
-    page_start
-    label 99 "Inventing the Transformer, in C" 0.07 0.08 "Sans,14" "#888888"
-    label 1 "$(chapter_title "$1")" 0.07 0.62 "Sans,40"
-    n=2 y=0.50
-    wrap "$(chapter_statement "$1")" 70 3 | while IFS= read -r line; do
-        label "$n" "$line" 0.07 "$y" "Sans,24" "#444444"
-        n=$((n + 1)) y=$(calc "$y - 0.065")
+# chNN -> the figures of its deck: name, first claim id, rendered, ids, caption
+figure_table() {
+    for s in plots/"$1"_*.gp; do
+        [ -f "$s" ] || continue
+        name=$(basename "$s" .gp) ids=$(figure_claims "$s")
+        printf '%s\t%s\t%s\t%s\t%s\n' "$name" "${ids%% *}" "$([ -f "$fig_dir/$name.pdf" ] && echo 1 || echo 0)" \
+            "$ids" "$(figure_caption "$s")"
     done
-    page_end
 }
 
-# two lines per claim id of a figure: verdict and claim; its control
-claim_lines() { # program ids
-    for id in $2; do
-        claim_summary "$1" "$id" "$claims" | while IFS="$tab" read -r v text c what got; do
-            printf '%s %s: %s\n' "$id" "$v" "$(shorten "$text" 110)"
-            printf '%s\n' "$(shorten "$(control_words "$c" "$what" "$got")" 130)"
+# chNN -> one line per claim id, sorted by id: id, verdict, claim, control
+claim_table() {
+    awk -F'\t' -v p="$1" '$3 == p && $6 != "control" && !($1 in seen) { seen[$1] = 1; print $1 }' "$claims" |
+        sort -V | while IFS= read -r id; do
+            printf '%s\t%s\n' "$id" "$(claim_summary "$1" "$id" "$claims")"
         done
-    done
 }
 
-# the colour of a verdict or a control's words
-colour_of() {
-    case $1 in *FAIL:*|*HOLDS*|*"no control"*|*"NOT RUN"*) echo "#D55E00" ;; *) echo "#007A5A" ;; esac
-}
-
-figure_slide() { # script index count chapter_title
-    name=$(basename "$1" .gp)
-    page_start
-    label 1 "$4 · figure $2 of $3" 0.035 0.955 "Sans,16" "#666666"
-    [ -f "$fig_dir/$name.pdf" ] ||
-        label 2 "figure $name was not rendered (gnuplot missing, or the chapter failed)" 0.2 0.5 "Sans,24" "#D55E00"
-    n=3 y=0.11
-    wrap "$(figure_caption "$1")" 125 3 | while IFS= read -r line; do
-        label "$n" "$line" 0.035 "$y" "Sans,17"
-        n=$((n + 1)) y=$(calc "$y - 0.035")
-    done
-    program=$(basename "$1" | cut -d_ -f1)
-    claim_lines "$program" "$(figure_claims "$1")" | head -n 4 | awk '{ print NR ": " $0 }' |
-        while IFS= read -r line; do
-            k=${line%%:*} text=${line#*: }
-            if [ $((k % 2)) -eq 1 ]; then
-                label $((10 + k)) "$text" 0.035 "$(calc "0.925 - 0.0185 * ($k - 1)")" "Sans,13" "$(colour_of "$text")"
-            else
-                label $((10 + k)) "$text" 0.05 "$(calc "0.925 - 0.0185 * ($k - 1)")" "Sans,11" "#666666"
-            fi
-        done
-    page_end
-}
-
-# closing slide: every claim of the chapter (up to 10), its verdict and its
-# control, one row of two lines each
-claims_slide() { # program chapter_title
-    page_start
-    label 1 "$2: the claims, checked" 0.05 0.92 "Sans,30"
-    awk -F'\t' -v p="$1" '$3 == p && $6 != "control" && !($1 in seen) { seen[$1] = 1; print $1 }' \
-        "$claims" | head -n 10 | awk '{ print NR ": " $0 }' | while IFS= read -r row; do
-        k=${row%%:*} id=${row#*: }
-        claim_summary "$1" "$id" "$claims" | while IFS="$tab" read -r v text c what got; do
-            y=$(calc "0.86 - 0.078 * $k")
-            label $((10 + 3 * k)) "$id $v" 0.05 "$y" "Sans,19" "$(colour_of "$v:")"
-            label $((11 + 3 * k)) "$(shorten "$text" 95)" 0.15 "$y" "Sans,18"
-            words=$(control_words "$c" "$what" "$got")
-            label $((12 + 3 * k)) "$(shorten "$words" 140)" 0.15 "$(calc "$y - 0.03")" "Sans,13" \
-                "$(case $c in FAILS) echo "#666666" ;; *) echo "#D55E00" ;; esac)"
-        done
-    done
-    page_end
-}
+# chNN -> the stored --full results of a trained chapter, and the command that makes them
+results_file() { ls results/"$1"_full.tsv 2>/dev/null | head -n 1; }
+results_command() { echo "make chapter$(echo "$1" | sed 's/^ch0*//') ARGS=\"--full --results results/$1_full.tsv\""; }
 
 build_deck() { # source
-    program=$(basename "$1" .c | cut -d_ -f1)
-    title=$(chapter_title "$1")
-    scripts=$(ls plots/"$program"_*.gp 2>/dev/null)
-    count=$(echo "$scripts" | grep -c .)
-    { echo "$PAGE"; echo "set output '$tmp/$program-text.pdf'"
-      title_slide "$1"
-      i=0
-      for s in $scripts; do i=$((i + 1)); figure_slide "$s" $i "$count" "$title"; done
-      claims_slide "$program" "$title"; } >"$tmp/$program.gp"
-    gnuplot "$tmp/$program.gp" 2>"$tmp/gnuplot.err" ||
+    base=$(basename "$1" .c) program=$(basename "$1" .c | cut -d_ -f1)
+    n=$(echo "$program" | sed 's/^ch0*//')
+    figure_table "$program" >"$tmp/figs"
+    claim_table "$program" >"$tmp/sums"
+    awk -F'\t' -v p="$program" '$1 == p { print $2 "\t" $3 }' scripts/templates/equations.tsv >"$tmp/eqs"
+    trained="" cmd=""
+    if [ "$n" -ge 13 ]; then trained="results/${program}_full.tsv" cmd=$(results_command "$program"); fi
+    : >"$tmp/side"
+    { echo 'set terminal pdfcairo enhanced color size 13.0667in,7.35in font "Sans,20" linewidth 1.2'
+      echo "set output '$tmp/text.pdf'"
+      echo 'unset border; unset tics; unset key; set margins 0,0,0,0'
+      awk -f "$here/deck.awk" -v prog="$program" -v title="$(chapter_title "$1")" \
+          -v statement="$(chapter_statement "$1")" -v lecture="$n" -v lectures="$lectures" \
+          -v runtime="$(cat "$narr/$base.time" 2>/dev/null || echo '?')" \
+          -v figs="$tmp/figs" -v sums="$tmp/sums" -v eqs="$tmp/eqs" -v side="$tmp/side" \
+          -v results="$(results_file "$program")" -v results_for="$trained" -v results_cmd="$cmd" \
+          "$narr/$base.txt"; } >"$tmp/deck.gp" || return 3
+    pages=$(cat "$tmp/side.pages")
+    sed -i "s/PAGESTOTAL/$pages/" "$tmp/deck.gp"
+    gnuplot "$tmp/deck.gp" 2>"$tmp/gnuplot.err" ||
         { echo "slides: gnuplot failed on $program: $(head -n 1 "$tmp/gnuplot.err")" >&2; return 3; }
-    deck="$out/$(basename "$1" .c).pdf"
-    cp "$tmp/$program-text.pdf" "$tmp/deck.pdf"
-    i=1
-    for s in $scripts; do
-        i=$((i + 1))
-        pdf="$fig_dir/$(basename "$s" .gp).pdf"
-        [ -f "$pdf" ] || continue
-        qpdf "$tmp/deck.pdf" --overlay "$pdf" --to=$i --from=1 -- "$tmp/next.pdf" &&
-            mv "$tmp/next.pdf" "$tmp/deck.pdf" ||
-            { echo "slides: qpdf could not place $pdf on $deck" >&2; return 3; }
-    done
-    mv "$tmp/deck.pdf" "$deck" || return 3
-    echo "  $deck: $((count + 2)) slides"
+    # the figures, each filling its page (drawn at the slide's size)
+    awk -F'\t' '$1 == "overlay"' "$tmp/side" >"$tmp/overlays"
+    if [ -s "$tmp/overlays" ]; then
+        # shellcheck disable=SC2046
+        qpdf --empty --pages $(cut -f3 "$tmp/overlays" | sed "s|.*|$fig_dir/&.pdf|") -- "$tmp/figures.pdf" &&
+            qpdf "$tmp/text.pdf" --overlay "$tmp/figures.pdf" --to="$(cut -f2 "$tmp/overlays" | paste -sd,)" \
+                --from=1-$(grep -c . "$tmp/overlays") -- "$tmp/placed.pdf" ||
+            { echo "slides: qpdf could not place the figures of $base" >&2; return 3; }
+    else
+        cp "$tmp/text.pdf" "$tmp/placed.pdf"
+    fi
+    grep "^outline$tab" "$tmp/side" | cut -f2- >"$out/$base.outline"
+    cut -f2- "$tmp/overlays" >"$out/$base.figures"
+    pdf_outline "$tmp/placed.pdf" "$out/$base.outline" "$(chapter_title "$1")" "$out/$base.pdf" || return 3
+    text_pdf "$(chapter_title "$1"): notes (the narration)" "$narr/$base.txt" \
+        "$out/$base-notes.pdf" || return 3
+    echo "  $out/$base.pdf: $pages slides; $out/$base-notes.pdf"
 }
 
-decks=""
 for src in chapters/ch[0-9][0-9]_*.c; do
+    [ -f "$narr/$(basename "$src" .c).txt" ] || continue
     build_deck "$src" || exit 3
-    decks="$decks $out/$(basename "$src" .c).pdf"
 done
-# shellcheck disable=SC2086
-qpdf --empty --pages $decks -- "$tmp/course.pdf" && mv "$tmp/course.pdf" "$out/course.pdf" ||
-    { echo "slides: qpdf could not assemble the course" >&2; exit 3; }
-echo "  $out/course.pdf: every deck in order"
+sh "$here/course.sh" "$out" || exit 3
