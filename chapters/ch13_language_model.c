@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "adamw.h"
@@ -532,13 +533,23 @@ static double logits_gap(run *r, gpt_weights *a, gpt_weights *b)
     return mat_max_abs_diff(gpt_logits(ta), gpt_logits(tb));
 }
 
+/* $TMPDIR, or /tmp where it is unset or empty */
+static const char *temp_root(void)
+{
+    const char *t = getenv("TMPDIR");
+    return t && *t ? t : "/tmp";
+}
+
 static void checkpoint_section(run *r)
 {
-    char tmp[] = "/tmp/ch13-checkpoint-XXXXXX", bad[32];
+    char tmp[PATH_MAX], bad[160];
+    snprintf(tmp, sizeof tmp, "%.4000s/ch13-checkpoint-XXXXXX", temp_root());
     const char *dir = r->s->save ? r->s->save : mkdtemp(tmp);
-    chapter_must(dir && paths_make_dirs(dir) == 0 ? INVENT_OK : INVENT_EIO,
-                 "creating the checkpoint folder");
-    chapter_must(checkpoint_save(dir, r->w, r->text->symbols), "saving the checkpoint");
+    chapter_must(dir ? INVENT_OK : INVENT_EIO, "creating the temporary checkpoint folder");
+    int saved = checkpoint_save(dir, r->w, r->text->symbols);
+    if (saved != INVENT_OK && !r->s->save)
+        rmdir(dir); /* the empty folder mkdtemp made: nothing is left behind */
+    chapter_must(saved, "saving the checkpoint");
     gpt_weights *back = SCOPE_KEEP(r->sc, gpt_new(&r->w->shape, NULL), gpt_free);
     chapter_must(checkpoint_load(dir, back, bad, sizeof bad), "loading the checkpoint back");
     report_section(r->o, "Checkpoints");
@@ -637,15 +648,19 @@ static const char *norm_name(block_norm n)
     return n == BLOCK_POST_NORM ? "post-norm" : "pre-norm";
 }
 
-/* --load DIR must hold a model of exactly this run's alphabet and sizes */
+/* --load DIR must hold a model of exactly this run's alphabet and sizes,
+ * every header and value checked (checkpoint.h) before any work */
 static int check_checkpoint(const invent_opts *o, const settings *s, const corpus *text)
 {
     gpt_shape have, want = shape_of(s, text->vocab);
     unsigned char symbols[256];
     size_t V;
-    if (checkpoint_peek(s->load, &have, symbols, &V) != INVENT_OK)
-        return cli_fail(o, "--load %s: not a checkpoint of this chapter (shape.npy and "
-                           "vocab.npy missing or unreadable)", s->load);
+    char why[160];
+    int rc = cli_check_path(o, "load", s->load);
+    if (rc != CLI_RUN)
+        return rc;
+    if (checkpoint_peek(s->load, &have, symbols, &V, why, sizeof why) != INVENT_OK)
+        return cli_fail(o, "--load %s: not a checkpoint of this chapter (%s)", s->load, why);
     if (V != text->vocab || memcmp(symbols, text->symbols, V) != 0)
         return cli_fail(o, "--load %s: it was trained on another alphabet (%zu symbols; this "
                            "corpus has %zu)", s->load, V, text->vocab);
@@ -657,29 +672,35 @@ static int check_checkpoint(const invent_opts *o, const settings *s, const corpu
                         norm_name(have.norm), want.layers, want.heads, want.dim, want.context,
                         norm_name(want.norm));
     gpt_weights *trial = gpt_new(&want, NULL); /* every tensor read once before any work */
-    char bad[32] = "";
-    int status = trial ? checkpoint_load(s->load, trial, bad, sizeof bad) : INVENT_ENOMEM;
+    int status = trial ? checkpoint_load(s->load, trial, why, sizeof why) : INVENT_ENOMEM;
     gpt_free(trial);
     chapter_must(status == INVENT_ENOMEM ? status : INVENT_OK, "reading --load");
     if (status != INVENT_OK)
-        return cli_fail(o, "--load %s: tensor %s: %s", s->load, bad, status == INVENT_ESHAPE
-                        ? "its shape does not match the sizes in shape.npy"
-                        : "missing or unreadable");
+        return cli_fail(o, "--load %s: tensor %s", s->load, why);
     return CLI_RUN;
 }
 
-/* --save DIR: an existing writable folder, or one whose parent is */
-static int check_save(const invent_opts *o, const char *dir)
+/* --save DIR (or, without it, the temporary checkpoint in $TMPDIR): a
+ * place a checkpoint of this run's size can go, checked before any work */
+static int check_save(const invent_opts *o, const settings *s, const corpus *text)
 {
-    char parent[4096];
-    snprintf(parent, sizeof parent, "%s", dir);
-    char *slash = strrchr(parent, '/');
-    if (slash)
-        slash[slash == parent] = '\0'; /* "/a" -> "/", "a/b" -> "a" */
-    const char *where = access(dir, F_OK) == 0 ? dir : slash ? parent : ".";
-    if (access(where, W_OK) != 0)
-        return cli_fail(o, "--save %s: cannot write there (%s)", dir, strerror(errno));
-    return CLI_RUN;
+    gpt_shape shape = shape_of(s, text->vocab);
+    char probe[PATH_MAX];
+    snprintf(probe, sizeof probe, "%.4000s/ch13-checkpoint-probe", temp_root());
+    const char *dir = s->save ? s->save : probe, *why = "not a folder";
+    int rc = s->save ? cli_check_path(o, "save", s->save) : CLI_RUN;
+    struct stat st;
+    int gone = !s->save && stat(temp_root(), &st) != 0;
+    if (gone || (!s->save && !S_ISDIR(st.st_mode)))
+        return cli_fail(o, "TMPDIR %s: cannot hold the temporary checkpoint (%s); set TMPDIR "
+                           "to a writable folder or give --save DIR", temp_root(),
+                        gone ? strerror(errno) : why);
+    if (rc == CLI_RUN && checkpoint_check_target(dir, checkpoint_bytes(&shape), &why) != INVENT_OK)
+        return s->save ? cli_fail(o, "--save %s: cannot save a checkpoint there: %s", dir, why)
+                       : cli_fail(o, "TMPDIR %s: cannot hold the temporary checkpoint (%s); "
+                                     "set TMPDIR to a writable folder or give --save DIR",
+                                  temp_root(), why);
+    return rc;
 }
 
 /* "The " when the corpus has those characters, else its first character */
@@ -716,8 +737,8 @@ static int check_settings(const invent_opts *o, settings *s, corpus **text)
     int rc = corpus_option_load(o, s->corpus, s->context, text);
     if (rc == CLI_RUN && s->load)
         rc = check_checkpoint(o, s, *text);
-    if (rc == CLI_RUN && s->save)
-        rc = check_save(o, s->save);
+    if (rc == CLI_RUN)
+        rc = check_save(o, s, *text);
     if (rc == CLI_RUN && !s->prompt)
         s->prompt = default_prompt(*text);
     return rc == CLI_RUN ? check_prompt(o, *text, s->prompt) : rc;

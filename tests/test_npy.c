@@ -13,12 +13,13 @@
 #include "npy.h"
 #include "status.h"
 
-static char path[64];
+static char path[96], tmpdir[48];
 
 static void make_path(void)
 {
     const char *tmp = getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
-    snprintf(path, sizeof path, "%.40s/invent-npy-%d.npy", tmp, (int)getpid());
+    snprintf(tmpdir, sizeof tmpdir, "%.40s", tmp);
+    snprintf(path, sizeof path, "%s/invent-npy-%d.npy", tmpdir, (int)getpid());
 }
 
 static void remove_path(void) { unlink(path); }
@@ -220,10 +221,10 @@ Test(npy, a_write_that_fails_leaves_no_file_behind)
     snprintf(name, sizeof name, "invent-npy-%d.npy", (int)getpid());
     cr_assert_eq(npy_save(path, NPY_F64, 1, shape, x), INVENT_EIO);
     cr_assert_eq(errno, EFBIG);
-    cr_assert_eq(count_entries("/tmp", name), 0, "a partial or temporary file is left");
+    cr_assert_eq(count_entries(tmpdir, name), 0, "a partial or temporary file is left");
     shape[0] = 8; /* a small one is written whole, under its own name only */
     cr_assert_eq(npy_save(path, NPY_F64, 1, shape, x), INVENT_OK);
-    cr_assert_eq(count_entries("/tmp", name), 1);
+    cr_assert_eq(count_entries(tmpdir, name), 1);
 }
 
 Test(npy, a_failed_save_keeps_the_previous_file)
