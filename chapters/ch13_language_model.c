@@ -40,6 +40,7 @@
 #include "ngram.h"
 #include "sample.h"
 #include "schedule.h"
+#include "train_memory.h"
 
 #define G1_STEPS 20  /* steps checked one by one (and written for PyTorch) */
 #define FD_SAMPLES 4 /* entries per tensor nudged for the finite differences */
@@ -725,6 +726,19 @@ static int check_prompt(const invent_opts *o, const corpus *text, const char *pr
     return CLI_RUN;
 }
 
+/* the run's memory, computed from its sizes: over TRAIN_MEMORY_BUDGET is refused */
+static int check_memory(const invent_opts *o, const settings *s, const corpus *text)
+{
+    gpt_shape shape = shape_of(s, text->vocab);
+    size_t bytes = train_memory_bytes(&shape, s->batch, s->context, 8, 3);
+    if (bytes > TRAIN_MEMORY_BUDGET)
+        return cli_fail(o, "--layers %zu --dim %zu --heads %zu --context %zu --batch %zu would "
+                           "take about %.1f GiB, more than the chapter's %zu GiB: make some of "
+                           "them smaller", s->layers, s->dim, s->heads, s->context, s->batch,
+                        (double)bytes / (1u << 30), TRAIN_MEMORY_BUDGET >> 30);
+    return CLI_RUN;
+}
+
 static int check_settings(const invent_opts *o, settings *s, corpus **text)
 {
     if (s->dim % s->heads != 0)
@@ -735,6 +749,8 @@ static int check_settings(const invent_opts *o, settings *s, corpus **text)
     if (s->rate < 1e-4)
         return cli_fail(o, "--rate must be at least 1e-4, got %g", s->rate);
     int rc = corpus_option_load(o, s->corpus, s->context, text);
+    if (rc == CLI_RUN)
+        rc = check_memory(o, s, *text);
     if (rc == CLI_RUN && s->load)
         rc = check_checkpoint(o, s, *text);
     if (rc == CLI_RUN)

@@ -56,6 +56,7 @@
 #include "probe.h"
 #include "rnn_lm.h"
 #include "schedule.h"
+#include "train_memory.h"
 #include "workers.h"
 
 #define CLIP 1.0  /* the largest gradient norm, as in chapter 13 */
@@ -1338,6 +1339,9 @@ static void fill_defaults(settings *s)
     s->windows = (f ? 16 : 4) * s->batch;
 }
 
+/* The least text the claims are checked on (1 MiB), issue 28 */
+#define MIN_CORPUS ((size_t)1 << 20)
+
 static int check_settings(const invent_opts *o, const settings *s, corpus **text)
 {
     if (s->dim % s->heads != 0 || s->heads < 2)
@@ -1353,7 +1357,23 @@ static int check_settings(const invent_opts *o, const settings *s, corpus **text
     if (s->context < 3)
         return cli_fail(o, "--context %zu: at least 3 (the inspection tells a head's previous and "
                            "first characters apart)", s->context);
-    return corpus_option_load(o, s->corpus, s->context, text);
+    int rc = corpus_option_load(o, s->corpus, s->context, text);
+    if (rc != CLI_RUN)
+        return rc;
+    if ((*text)->n < MIN_CORPUS)
+        return cli_fail(o, "--corpus %s: %zu characters, too few for the held-out comparisons: "
+                           "the claims compare models on the held-out tenth and need at least "
+                           "%zu characters (they were set on the fortunes, 2 MB; the first "
+                           "200 KB of them already fail K1)", s->corpus, (*text)->n,
+                        (size_t)MIN_CORPUS);
+    gpt_shape shape = shape_of(s, (*text)->vocab);
+    size_t bytes = train_memory_bytes(&shape, s->batch, s->context, 10, 3);
+    if (bytes > TRAIN_MEMORY_BUDGET)
+        return cli_fail(o, "--layers %zu --dim %zu --heads %zu --context %zu --batch %zu would "
+                           "take about %.1f GiB, more than the chapter's %zu GiB: make some of "
+                           "them smaller", s->layers, s->dim, s->heads, s->context, s->batch,
+                        (double)bytes / (1u << 30), TRAIN_MEMORY_BUDGET >> 30);
+    return CLI_RUN;
 }
 
 int main(int argc, char **argv)
