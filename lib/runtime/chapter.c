@@ -115,6 +115,20 @@ static void end_process(int status, void *unused)
     alarm(EXIT_WAIT);
 }
 
+/* The environment checks of the layers above, as they registered them */
+#define ENV_CHECKS_MAX 4
+static chapter_env_check env_checks[ENV_CHECKS_MAX];
+static int n_env_checks;
+
+void chapter_env_check_add(chapter_env_check check)
+{
+    for (int i = 0; i < n_env_checks; i++)
+        if (env_checks[i] == check)
+            return;
+    if (n_env_checks < ENV_CHECKS_MAX)
+        env_checks[n_env_checks++] = check;
+}
+
 int chapter_parse(int argc, char **argv, const cli_spec *spec, invent_opts *opts)
 {
     static int registered;
@@ -123,6 +137,10 @@ int chapter_parse(int argc, char **argv, const cli_spec *spec, invent_opts *opts
     if (!registered++)
         on_exit(end_process, NULL);
     int rc = cli_parse(argc, argv, spec, opts);
+    char why[256];
+    for (int i = 0; rc == CLI_RUN && i < n_env_checks; i++)
+        if (env_checks[i](why, sizeof why) != INVENT_OK)
+            rc = cli_fail(opts, "%s", why);
     return rc == 0 && stdout_failed() ? CHAPTER_EXIT_RUNTIME : rc; /* after --help */
 }
 

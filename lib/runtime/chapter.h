@@ -25,8 +25,19 @@
 
 /* argv -> opts and the chapter's sizes; returns CLI_RUN to go on, else the
  * exit code to return now (0 after --help, 2 after one line on stderr).
- * Paths must not be empty; the output paths are checked by chapter_start. */
+ * Paths must not be empty; the output paths are checked by chapter_start.
+ * The environment variables the linked layers read (INVENT_THREADS,
+ * INVENT_SIMD) are checked here too, by the checks they registered. */
 int chapter_parse(int argc, char **argv, const cli_spec *spec, invent_opts *opts);
+
+/* An environment check: INVENT_OK, or another status and a one-line
+ * reason in why (size bytes). */
+typedef int (*chapter_env_check)(char *why, size_t size);
+
+/* A layer above the runtime registers its check (once, from a constructor
+ * in the file that reads the variable), so that every program linking it
+ * refuses a bad value in chapter_parse, before any work or output. */
+void chapter_env_check_add(chapter_env_check check);
 
 /* After the chapter's own checks of its sizes: output paths checked, all
  * before any is created (a directory too long for the names written in it,
