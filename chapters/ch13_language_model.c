@@ -750,6 +750,12 @@ static int check_settings(const invent_opts *o, settings *s, corpus **text)
                            "some training), got %zu", G1_STEPS, s->steps);
     if (s->rate < 1e-4)
         return cli_fail(o, "--rate must be at least 1e-4, got %g", s->rate);
+    if (s->context < 3)
+        return cli_fail(o, "--context %zu: at least 3, too short for G2's control (its stale "
+                           "cache entry is first read at the third position)", s->context);
+    if (s->sample < 2)
+        return cli_fail(o, "--sample %zu: at least 2, so that G2 checks three positions "
+                           "after a one-character prompt", s->sample);
     int rc = corpus_option_load(o, s->corpus, s->context, text);
     if (rc == CLI_RUN)
         rc = check_memory(o, s, *text);
@@ -806,13 +812,13 @@ int main(int argc, char **argv)
         {"layers", CLI_SIZE, &s.layers, 0, 12, "blocks L (0: 2, with --full 4)"},
         {"heads", CLI_SIZE, &s.heads, 0, 16, "heads H, dividing the width (0: 2; 4)"},
         {"dim", CLI_SIZE, &s.dim, 0, 512, "width d (0: 32; 128)"},
-        {"context", CLI_SIZE, &s.context, 0, 256, "characters per sequence (0: 32; 64)"},
+        {"context", CLI_SIZE, &s.context, 0, 256, "characters per sequence, at least 3 (0: 32; 64)"},
         {"batch", CLI_SIZE, &s.batch, 0, 64, "sequences per step (0: 8; 12)"},
         {"steps", CLI_SIZE, &s.steps, 0, 100000,
          "training steps, at least 100 (0: 150, 300 post-norm; 2000). G3 is a claim about training: too "
          "few steps or too small a rate fail it, and say so"},
         {"rate", CLI_DOUBLE, &s.rate, 0, 0.02, "peak learning rate, at least 1e-4 (0: 6e-3; 1e-3)"},
-        {"sample", CLI_SIZE, &s.sample, 0, 100000, "characters to generate (0: 240; 600)"},
+        {"sample", CLI_SIZE, &s.sample, 0, 100000, "characters to generate, at least 2 (0: 240; 600)"},
         {"temperature", CLI_DOUBLE, &s.temperature, 0.05, 5, "sampling temperature"},
         {"top-k", CLI_SIZE, &s.top_k, 0, 256, "sample among the k likeliest (0: all)"},
     };
