@@ -57,6 +57,24 @@ PLOT_OK=$(path_of_length $((path_max - 2 - PLOT_LONGEST)))
 HUGE_NAME=$(awk 'BEGIN { for (i = 0; i < 256; i++) printf "n"; print "" }')
 TAB=$(printf '\t')
 
+# The corpora and checkpoints of chapters 13 and 14's rows (issue 28): a
+# short text, one distinct byte, 256 distinct bytes, a folder of .txt files
+# with a FIFO among them, a sparse file one byte over the 64 MiB limit, and
+# checkpoints whose shape.npy is a FIFO or claims (2^40, 2^20) in 128 bytes.
+corpora() {
+    awk 'BEGIN { for (i = 0; i < 9; i++) printf "A short text, too short. "; print "" }' \
+        >"$W/short.txt"
+    awk 'BEGIN { for (i = 0; i < 400; i++) printf "a" }' >"$W/one.txt"
+    LC_ALL=C awk 'BEGIN { for (i = 0; i < 256; i++) printf "%c", i }' >"$W/binary.bin"
+    mkdir -p "$W/texts" "$W/ckfifo" "$W/ckhuge"
+    cp "$W/short.txt" "$W/texts/a.txt" && cp "$W/short.txt" "$W/texts/b.txt"
+    mkfifo "$W/texts/c.txt" "$W/ckfifo/shape.npy"
+    : >"$W/big.txt" && truncate -s $((64 * 1048576 + 1)) "$W/big.txt"
+    { printf '\223NUMPY\001\000\166\000'
+      printf "{'descr': '<f8', 'fortran_order': False, 'shape': (1099511627776, 1048576), }"
+      printf '%*s\n' 40 ''; } >"$W/ckhuge/shape.npy"
+}
+
 # A fresh working directory with the fixtures the table names, dated an
 # hour back, and a stamp a minute back: whatever a case creates or changes
 # is newer than the stamp (find -newer), even on coarse file-system clocks.
@@ -65,6 +83,7 @@ fixtures() {
     rm -rf "$W" && mkdir -p "$W/dir" "$W/ro" || exit 1
     : >"$W/file"
     mkfifo "$W/fifo"
+    corpora
     printf 'X1\tPASS\tch00\tkept\tas it was\tclaim\n' >"$W/claims.tsv"
     : >"$W/ro.tsv"
     now=$(date +%s)
@@ -223,6 +242,21 @@ refusals() {
     done <"$T/options"
     prefix=$(ambiguous_prefix "$prog")
     [ -n "$prefix" ] && refusal 2 "$prog" "--$prefix" 1
+    environment_rows "$prog"
+}
+
+# A bad INVENT_THREADS or INVENT_SIMD: refused by the programs that run the
+# kernels (ch11, the benchmark) before their outputs are made (issue 28).
+environment_rows() {
+    case $(short_name "$1") in ch11 | bench) ;; *) return ;; esac
+    for threads in 0 65 abc ''; do
+        export INVENT_THREADS="$threads"
+        refusal 2 "$1" --claims new.tsv --dump new-dump --plot-dir new-plots
+        unset INVENT_THREADS
+    done
+    export INVENT_SIMD=sse9
+    refusal 2 "$1" --claims new.tsv --dump new-dump
+    unset INVENT_SIMD
 }
 
 # Whether every .npy under $1 is whole: 10 + header + shape x item bytes.
