@@ -685,26 +685,34 @@ static int check_checkpoint(const invent_opts *o, const settings *s, const corpu
     return CLI_RUN;
 }
 
-/* --save DIR (or, without it, the temporary checkpoint in $TMPDIR): a
- * place a checkpoint of this run's size can go, checked before any work */
+/* $TMPDIR (bytes: the checkpoint) -> CLI_RUN when it is a folder that can
+ * hold G4's temporary checkpoint, checked before any work */
+static int check_temp(const invent_opts *o, size_t bytes)
+{
+    char probe[PATH_MAX];
+    struct stat st;
+    const char *why = "not a folder";
+    snprintf(probe, sizeof probe, "%.4000s/ch13-checkpoint-probe", temp_root());
+    if (stat(temp_root(), &st) != 0)
+        why = strerror(errno);
+    else if (S_ISDIR(st.st_mode) && checkpoint_check_target(probe, bytes, &why) == INVENT_OK)
+        return CLI_RUN;
+    return cli_fail(o, "TMPDIR %s: cannot hold the temporary checkpoint (%s); set TMPDIR to a "
+                       "writable folder or give --save DIR", temp_root(), why);
+}
+
+/* --save DIR (or, without it, $TMPDIR): a place a checkpoint of this run's
+ * size can go, checked before any work */
 static int check_save(const invent_opts *o, const settings *s, const corpus *text)
 {
     gpt_shape shape = shape_of(s, text->vocab);
-    char probe[PATH_MAX];
-    snprintf(probe, sizeof probe, "%.4000s/ch13-checkpoint-probe", temp_root());
-    const char *dir = s->save ? s->save : probe, *why = "not a folder";
-    int rc = s->save ? cli_check_path(o, "save", s->save) : CLI_RUN;
-    struct stat st;
-    int gone = !s->save && stat(temp_root(), &st) != 0;
-    if (gone || (!s->save && !S_ISDIR(st.st_mode)))
-        return cli_fail(o, "TMPDIR %s: cannot hold the temporary checkpoint (%s); set TMPDIR "
-                           "to a writable folder or give --save DIR", temp_root(),
-                        gone ? strerror(errno) : why);
-    if (rc == CLI_RUN && checkpoint_check_target(dir, checkpoint_bytes(&shape), &why) != INVENT_OK)
-        return s->save ? cli_fail(o, "--save %s: cannot save a checkpoint there: %s", dir, why)
-                       : cli_fail(o, "TMPDIR %s: cannot hold the temporary checkpoint (%s); "
-                                     "set TMPDIR to a writable folder or give --save DIR",
-                                  temp_root(), why);
+    size_t bytes = checkpoint_bytes(&shape);
+    if (!s->save)
+        return check_temp(o, bytes);
+    const char *why;
+    int rc = cli_check_path(o, "save", s->save);
+    if (rc == CLI_RUN && checkpoint_check_target(s->save, bytes, &why) != INVENT_OK)
+        return cli_fail(o, "--save %s: cannot save a checkpoint there: %s", s->save, why);
     return rc;
 }
 
