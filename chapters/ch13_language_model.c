@@ -538,17 +538,10 @@ static double logits_gap(run *r, gpt_weights *a, gpt_weights *b)
     return mat_max_abs_diff(gpt_logits(ta), gpt_logits(tb));
 }
 
-/* $TMPDIR, or /tmp where it is unset or empty */
-static const char *temp_root(void)
-{
-    const char *t = getenv("TMPDIR");
-    return t && *t ? t : "/tmp";
-}
-
 static void checkpoint_section(run *r)
 {
     char tmp[PATH_MAX], bad[160];
-    snprintf(tmp, sizeof tmp, "%.4000s/ch13-checkpoint-XXXXXX", temp_root());
+    snprintf(tmp, sizeof tmp, "%.4000s/ch13-checkpoint-XXXXXX", paths_temp_dir());
     const char *dir = r->s->save ? r->s->save : mkdtemp(tmp);
     chapter_must(dir ? INVENT_OK : INVENT_EIO, "creating the temporary checkpoint folder");
     int saved = checkpoint_save(dir, r->w, r->text->symbols);
@@ -692,13 +685,13 @@ static int check_temp(const invent_opts *o, size_t bytes)
     char probe[PATH_MAX];
     struct stat st;
     const char *why = "not a folder";
-    snprintf(probe, sizeof probe, "%.4000s/ch13-checkpoint-probe", temp_root());
-    if (stat(temp_root(), &st) != 0)
+    snprintf(probe, sizeof probe, "%.4000s/ch13-checkpoint-probe", paths_temp_dir());
+    if (stat(paths_temp_dir(), &st) != 0)
         why = strerror(errno);
     else if (S_ISDIR(st.st_mode) && checkpoint_check_target(probe, bytes, &why) == INVENT_OK)
         return CLI_RUN;
     return cli_fail(o, "TMPDIR %s: cannot hold the temporary checkpoint (%s); set TMPDIR to a "
-                       "writable folder or give --save DIR", temp_root(), why);
+                       "writable folder or give --save DIR", paths_temp_dir(), why);
 }
 
 /* --save DIR (or, without it, $TMPDIR): a place a checkpoint of this run's

@@ -16,6 +16,7 @@
 #include "checkpoint.h"
 #include "gpt.h"
 #include "npy.h"
+#include "paths.h"
 #include "rng.h"
 #include "status.h"
 
@@ -26,7 +27,7 @@ static char root[96], ckpt[128];
 
 static void make_root(void)
 {
-    const char *tmp = getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+    const char *tmp = paths_temp_dir();
     snprintf(root, sizeof root, "%.40s/invent-ckpt-test-%d", tmp, (int)getpid());
     cr_assert_eq(mkdir(root, 0700), 0);
     snprintf(ckpt, sizeof ckpt, "%s/model", root);

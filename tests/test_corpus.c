@@ -11,6 +11,7 @@
 
 #include "corpus.h"
 #include "ngram.h"
+#include "paths.h"
 #include "rng.h"
 #include "status.h"
 
@@ -20,7 +21,7 @@ static char dir[64], file[96];
 
 static void make_dir(void)
 {
-    const char *tmp = getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+    const char *tmp = paths_temp_dir();
     snprintf(dir, sizeof dir, "%.40s/invent-corpus-%d", tmp, (int)getpid());
     mkdir(dir, 0700);
     snprintf(file, sizeof file, "%s/text", dir);

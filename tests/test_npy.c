@@ -11,13 +11,14 @@
 #include <unistd.h>
 
 #include "npy.h"
+#include "paths.h"
 #include "status.h"
 
 static char path[96], tmpdir[48];
 
 static void make_path(void)
 {
-    const char *tmp = getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+    const char *tmp = paths_temp_dir();
     snprintf(tmpdir, sizeof tmpdir, "%.40s", tmp);
     snprintf(path, sizeof path, "%s/invent-npy-%d.npy", tmpdir, (int)getpid());
 }

@@ -9,6 +9,7 @@
 
 #include "checkpoint.h"
 #include "gpt.h"
+#include "paths.h"
 #include "rng.h"
 #include "sample.h"
 #include "status.h"
@@ -85,7 +86,7 @@ Test(sample, generation_runs_past_the_context)
 Test(checkpoint, saved_and_loaded_weights_are_identical_and_shapes_are_checked)
 {
     char dir[64], bad[160];
-    const char *tmp = getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+    const char *tmp = paths_temp_dir();
     snprintf(dir, sizeof dir, "%.40s/invent-ckpt-%d", tmp, (int)getpid());
     cr_assert_eq(mkdir(dir, 0700), 0);
     gsl_rng *r = rng_new(3);
