@@ -19,7 +19,7 @@
 
 #define SHAPE_FIELDS 7
 #define TEMP_SUFFIX ".tmp-XXXXXX" /* mkdtemp's template, beside the target */
-#define NPY_HEADER 128            /* an upper bound on one file's header */
+#define FILE_SLACK 4096           /* one file's header and its last block, at most */
 
 /* dir, name -> "dir/name.npy" in buf (PATH_MAX bytes); "" when it does
  * not fit, which no file opens */
@@ -33,7 +33,7 @@ static const char *file_in(char *buf, const char *dir, const char *name)
 size_t checkpoint_bytes(const gpt_shape *shape)
 {
     return (gpt_param_count(shape) + SHAPE_FIELDS + 256) * sizeof(double) +
-           (gpt_tensor_count(shape) + 2) * NPY_HEADER;
+           (gpt_tensor_count(shape) + 2) * FILE_SLACK;
 }
 
 /* ------------------------------------------------------------ the target */

@@ -20,7 +20,8 @@
  * 1, and 1e300 would overflow the first product. */
 #define CHECKPOINT_MAX_ABS 1e6
 
-/* shape -> the bytes its checkpoint takes on disk (headers included) */
+/* shape -> the bytes its checkpoint takes on disk, at most (a header and
+ * a partly filled block per file included) */
 size_t checkpoint_bytes(const gpt_shape *shape);
 
 /* dir, bytes -> INVENT_OK when a checkpoint of that many bytes can be saved
