@@ -544,10 +544,12 @@ static void checkpoint_section(run *r)
     snprintf(tmp, sizeof tmp, "%.4000s/ch13-checkpoint-XXXXXX", paths_temp_dir());
     const char *dir = r->s->save ? r->s->save : mkdtemp(tmp);
     chapter_must(dir ? INVENT_OK : INVENT_EIO, "creating the temporary checkpoint folder");
-    int saved = checkpoint_save(dir, r->w, r->text->symbols);
+    int saved = checkpoint_save(dir, r->w, r->text->symbols), why = errno;
+    char what[160];
+    snprintf(what, sizeof what, "saving the checkpoint (%s)", strerror(why));
     if (saved != INVENT_OK && !r->s->save)
         rmdir(dir); /* the empty folder mkdtemp made: nothing is left behind */
-    chapter_must(saved, "saving the checkpoint");
+    chapter_must(saved, what); /* the real cause beside the status: a full disk, a limit */
     gpt_weights *back = SCOPE_KEEP(r->sc, gpt_new(&r->w->shape, NULL), gpt_free);
     chapter_must(checkpoint_load(dir, back, bad, sizeof bad), "loading the checkpoint back");
     report_section(r->o, "Checkpoints");
