@@ -53,6 +53,12 @@ static int check_sizes(const invent_opts *o, const bench_sizes *z)
     if (z->cold_mib && !z->prefill_only && bytes[2] < 2 * layer)
         return cli_fail(o, "--cold-mib %zu holds fewer than two copies of a %.0f MiB cache "
                            "(--decode-tmax, --ledger-tokens)", z->cold_mib, layer / 1048576.0);
+    size_t smallest = bench_smallest_cache_bytes(z);
+    if (z->cold_mib && !z->prefill_only && bytes[2] / smallest > BENCH_MAX_COPIES)
+        return cli_fail(o, "--cold-mib %zu holds %zu copies of the decode sweep's smallest "
+                           "cache (%.1f KiB: --decode-tmax, --heads, --dh), more than the %zu "
+                           "calls a round may take: give a smaller --cold-mib or larger caches",
+                        z->cold_mib, bytes[2] / smallest, smallest / 1024.0, BENCH_MAX_COPIES);
     return CLI_RUN;
 }
 

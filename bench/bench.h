@@ -65,7 +65,16 @@ int bench_prefill(const invent_opts *o, const bench_sizes *z, FILE *csv);
 int bench_decode(const invent_opts *o, const bench_sizes *z, FILE *csv);
 int bench_sparse(const invent_opts *o, const bench_sizes *z, FILE *csv);
 
-/* the decode section's arena: bytes it needs for z (cold caches) */
+/* The most copies of the sweep's smallest cache the arena may hold: each is
+ * one decode call per round, and past 65,536 calls a round takes minutes
+ * (--cold-mib 2048 --decode-tmax 1 took 114 s, issue 28). */
+#define BENCH_MAX_COPIES ((size_t)65536)
+
+/* the decode sweep's smallest cache (keys and values at its first T), bytes */
+size_t bench_smallest_cache_bytes(const bench_sizes *z);
+
+/* the decode section's arena: bytes it needs for z (cold caches; without
+ * --cold-mib at most BENCH_MAX_COPIES smallest caches) */
 size_t bench_arena_bytes(const bench_sizes *z);
 
 /* n floats -> random-looking finite values in [-1, 1), quickly */

@@ -18,6 +18,7 @@
 #include "adamw.h"
 #include "gpt.h"
 #include "invent.h"
+#include "train_memory.h"
 
 void openblas_set_num_threads(int n); /* OpenBLAS's own call (not in GSL's cblas.h) */
 
@@ -116,6 +117,14 @@ int main(int argc, char **argv)
         return rc;
     if (s.dim % s.heads != 0)
         return cli_fail(&o, "--heads (%zu) must divide --dim (%zu)", s.heads, s.dim);
+    gpt_shape shape = {.vocab = 114, .context = s.context, .dim = s.dim, .heads = s.heads,
+                       .layers = s.layers, .hidden = 4 * s.dim};
+    size_t bytes = train_memory_bytes(&shape, s.batch, s.context, 4, 1);
+    if (bytes > TRAIN_MEMORY_BUDGET)
+        return cli_fail(&o, "--layers %zu --dim %zu --heads %zu --context %zu --batch %zu would "
+                            "take about %.1f GiB, more than the benchmark's %zu GiB: make some "
+                            "of them smaller", s.layers, s.dim, s.heads, s.context, s.batch,
+                        (double)bytes / (1u << 30), TRAIN_MEMORY_BUDGET >> 30);
     rc = chapter_start(&o, "Training step of chapter 13's model, timed");
     return rc != CLI_RUN ? rc : run(&o, &s);
 }

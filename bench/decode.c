@@ -19,14 +19,21 @@
 
 #define MAX_T 16
 
+size_t bench_smallest_cache_bytes(const bench_sizes *z)
+{
+    size_t T = z->decode_tmax < 256 ? z->decode_tmax : 256;
+    return 2 * T * z->heads * z->dh * sizeof(float);
+}
+
 size_t bench_arena_bytes(const bench_sizes *z)
 {
     if (z->cold_mib)
         return z->cold_mib << 20;
     size_t sweep = 2 * 2 * z->decode_tmax * z->heads * z->dh * sizeof(float); /* two copies */
     size_t ledger = decode_ledger_floats(z->ledger_tokens) * sizeof(float);
-    size_t bytes = 4 * cpu_cache_bytes(3);
+    size_t bytes = 4 * cpu_cache_bytes(3), most = BENCH_MAX_COPIES * bench_smallest_cache_bytes(z);
     bytes = bytes > ((size_t)256 << 20) ? bytes : (size_t)256 << 20;
+    bytes = bytes < most ? bytes : most; /* tiny caches: a call's overhead dominates anyway */
     bytes = bytes > sweep ? bytes : sweep;
     return bytes > ledger ? bytes : ledger;
 }

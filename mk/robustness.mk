@@ -3,6 +3,8 @@
 # tests/bad-input/table and the bad values generated from their --help with
 # exit 2, one line on stderr, nothing on stdout and nothing on disk; write
 # failures end in exit 3 with no partial file (scripts/bad-input.sh).
+# make test runs training-sweep: chapter 13 at the edges of the sizes it
+# accepts and on a folder of .txt files, every claim held (issue 28).
 # make test-long runs seed-sweep: every chapter at its default sizes for
 # seeds 1..20, where every claim must PASS and every control FAIL
 # (scripts/seed-sweep.sh).
@@ -12,4 +14,7 @@ bad-input: chapters $(BENCH) ## refuse bad input before any work: exit 2, one li
 test-long: deps-auto chapters ## every claim at seeds 1..20 (default sizes); not part of make test
 	$(Q)BUILD=$(BUILD) scripts/seed-sweep.sh 1 20 $(CHAPTER_BINS)
 
-.PHONY: bad-input test-long
+training-sweep: $(BUILD)/ch13_language_model ## chapter 13's claims at the edges of its sizes and on a folder of .txt (issue 28)
+	$(Q)scripts/training-sweep.sh $(BUILD)
+
+.PHONY: bad-input test-long training-sweep

@@ -11,7 +11,9 @@
 #    with one line, and no partial file left (every .npy whole, the claims
 #    file made of whole lines).
 # 3. Paths that must work: a quote in every path, paths one character short
-#    of the refused length.
+#    of the refused length. A save over a checkpoint on a nearly full tmpfs
+#    (mounted where allowed, as root in CI): refused up front, the old
+#    checkpoint whole.
 # 4. Controls: the checks above must catch a program that prints, creates a
 #    file or writes two lines, and a --help that goes on to run.
 # Prints one line per failed case and a summary; exit status 1 if any failed.
@@ -30,7 +32,7 @@ for p in "$@"; do programs="$programs $(cd "$(dirname "$p")" && pwd)/$(basename 
 # refusals need no thread pool; real runs (parts 2, 3) are as fast on one thread
 export OPENBLAS_NUM_THREADS=1
 TOP=$(mktemp -d) || exit 1
-trap 'chmod -R u+w "$TOP" 2>/dev/null; rm -rf "$TOP"' EXIT INT TERM
+trap 'umount "$TOP/main/small" 2>/dev/null; chmod -R u+w "$TOP" 2>/dev/null; rm -rf "$TOP"' EXIT INT TERM
 cases=0 failed=0 skipped=0
 
 # "ch08_heads_wo" -> "ch08", "bench-kernels" -> "bench": names in the table
@@ -57,6 +59,24 @@ PLOT_OK=$(path_of_length $((path_max - 2 - PLOT_LONGEST)))
 HUGE_NAME=$(awk 'BEGIN { for (i = 0; i < 256; i++) printf "n"; print "" }')
 TAB=$(printf '\t')
 
+# The corpora and checkpoints of chapters 13 and 14's rows (issue 28): a
+# short text, one distinct byte, 256 distinct bytes, a folder of .txt files
+# with a FIFO among them, a sparse file one byte over the 64 MiB limit, and
+# checkpoints whose shape.npy is a FIFO or claims (2^40, 2^20) in 128 bytes.
+corpora() {
+    awk 'BEGIN { for (i = 0; i < 9; i++) printf "A short text, too short. "; print "" }' \
+        >"$W/short.txt"
+    awk 'BEGIN { for (i = 0; i < 400; i++) printf "a" }' >"$W/one.txt"
+    LC_ALL=C awk 'BEGIN { for (i = 0; i < 256; i++) printf "%c", i }' >"$W/binary.bin"
+    mkdir -p "$W/texts" "$W/ckfifo" "$W/ckhuge"
+    cp "$W/short.txt" "$W/texts/a.txt" && cp "$W/short.txt" "$W/texts/b.txt"
+    mkfifo "$W/texts/c.txt" "$W/ckfifo/shape.npy"
+    : >"$W/big.txt" && truncate -s $((64 * 1048576 + 1)) "$W/big.txt"
+    { printf '\223NUMPY\001\000\166\000'
+      printf "{'descr': '<f8', 'fortran_order': False, 'shape': (1099511627776, 1048576), }"
+      printf '%*s\n' 40 ''; } >"$W/ckhuge/shape.npy"
+}
+
 # A fresh working directory with the fixtures the table names, dated an
 # hour back, and a stamp a minute back: whatever a case creates or changes
 # is newer than the stamp (find -newer), even on coarse file-system clocks.
@@ -65,6 +85,7 @@ fixtures() {
     rm -rf "$W" && mkdir -p "$W/dir" "$W/ro" || exit 1
     : >"$W/file"
     mkfifo "$W/fifo"
+    corpora
     printf 'X1\tPASS\tch00\tkept\tas it was\tclaim\n' >"$W/claims.tsv"
     : >"$W/ro.tsv"
     now=$(date +%s)
@@ -223,6 +244,21 @@ refusals() {
     done <"$T/options"
     prefix=$(ambiguous_prefix "$prog")
     [ -n "$prefix" ] && refusal 2 "$prog" "--$prefix" 1
+    environment_rows "$prog"
+}
+
+# A bad INVENT_THREADS or INVENT_SIMD: refused by the programs that run the
+# kernels (ch11, the benchmark) before their outputs are made (issue 28).
+environment_rows() {
+    case $(short_name "$1") in ch11 | bench) ;; *) return ;; esac
+    for threads in 0 65 abc ''; do
+        export INVENT_THREADS="$threads"
+        refusal 2 "$1" --claims new.tsv --dump new-dump --plot-dir new-plots
+        unset INVENT_THREADS
+    done
+    export INVENT_SIMD=sse9
+    refusal 2 "$1" --claims new.tsv --dump new-dump
+    unset INVENT_SIMD
 }
 
 # Whether every .npy under $1 is whole: 10 + header + shape x item bytes.
@@ -355,6 +391,39 @@ paths_that_work() {
 }
 
 # Part 4: each of these must be caught by `outcome` or `help_why`.
+# A save over a checkpoint on a nearly full disk (issue 28): a 400 KiB tmpfs
+# holds one checkpoint of chapter 13's quick model (270 KB), not a second
+# beside it; the second save is refused before any work (exit 2, one line)
+# and the first checkpoint stays as it was, nothing else left. Needs a tmpfs
+# mount (root, as in CI); says so and skips where mounting fails.
+full_disk_save() {
+    prog=""
+    for p in $programs; do [ "$(short_name "$p")" = ch13 ] && prog=$p; done
+    [ -n "$prog" ] || return
+    mkdir -p "$T/small"
+    if ! mount -t tmpfs -o size=400k tmpfs "$T/small" 2>/dev/null; then
+        echo "bad-input: no tmpfs could be mounted (not root?): the full-disk save case skipped"
+        skipped=$((skipped + 1))
+        return
+    fi
+    cases=$((cases + 1))
+    why=""
+    (cd "$T" && exec timeout 120 "$prog" --quiet --no-plot --save small/ck >/dev/null 2>&1) ||
+        why="the first save: exit $?"
+    (cd "$T/small" && cksum ck/* >"$T/before" 2>/dev/null)
+    (cd "$T" && exec timeout 120 "$prog" --quiet --no-plot --seed 2 --save small/ck \
+        >"$T/out" 2>"$T/err")
+    got=$?
+    [ "$got" = 2 ] || why="$why; exit $got, want 2"
+    one_line "$T/err" || why="$why; not exactly one line on stderr"
+    (cd "$T/small" && cksum ck/* >"$T/after" 2>/dev/null)
+    cmp -s "$T/before" "$T/after" || why="$why; the first checkpoint changed"
+    [ "$(ls -A "$T/small")" = ck ] || why="$why; left in the tmpfs: $(ls -A "$T/small" | head -c 100)"
+    umount "$T/small"
+    why=${why#; }
+    [ -z "$why" ] || fail "ch13 --save over a checkpoint on a full tmpfs" "$why ($(said))"
+}
+
 controls() {
     cases=$((cases + 1))
     printf '#!/bin/sh\nprintf "usage: x\\n  --help  show this help\\nChapter 1\\n"\n' >"$T/runs"
@@ -403,6 +472,7 @@ done
 T=$TOP/main W=$TOP/main/w
 mkdir -p "$T" && fixtures
 paths_that_work
+full_disk_save
 controls
 n=$(echo $programs | wc -w)
 if [ "$failed" -gt 0 ]; then

@@ -231,3 +231,15 @@ Test(cli, every_seed_gives_its_own_stream)
     gsl_rng_free(a);
     gsl_rng_free(b);
 }
+
+/* Issue 28: an error quoting a path with a newline, a tab or another
+ * control character stays one line (they are escaped) */
+Test(cli, an_error_line_escapes_control_characters, .init = cr_redirect_stderr)
+{
+    invent_opts o;
+    const char *none[] = {NULL};
+    cr_assert_eq(parse(&o, none), CLI_RUN);
+    cr_assert_eq(cli_fail(&o, "--corpus %s: cannot read it", "nope\nsecond\tline\x01"), 2);
+    fflush(stderr);
+    cr_assert_stderr_eq_str("ch99: --corpus nope\\nsecond\\tline\\x01: cannot read it\n");
+}

@@ -4,20 +4,25 @@
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "corpus.h"
 #include "ngram.h"
+#include "paths.h"
 #include "rng.h"
 #include "status.h"
 
 static char dir[64], file[96];
 
+#define SCRATCH_NAMES 7
+
 static void make_dir(void)
 {
-    snprintf(dir, sizeof dir, "/tmp/invent-corpus-%d", (int)getpid());
+    const char *tmp = paths_temp_dir();
+    snprintf(dir, sizeof dir, "%.40s/invent-corpus-%d", tmp, (int)getpid());
     mkdir(dir, 0700);
     snprintf(file, sizeof file, "%s/text", dir);
 }
@@ -25,8 +30,8 @@ static void make_dir(void)
 static void remove_dir(void)
 {
     char path[128];
-    const char *names[] = {"text", "b", "a", "a.dat"};
-    for (size_t k = 0; k < 4; k++) {
+    const char *names[SCRATCH_NAMES] = {"text", "b", "a", "a.dat", "c.txt", "fifo", "big"};
+    for (size_t k = 0; k < SCRATCH_NAMES; k++) {
         snprintf(path, sizeof path, "%s/%s", dir, names[k]);
         unlink(path);
     }
@@ -85,6 +90,39 @@ Test(corpus, missing_and_empty_files_are_refused)
     write_file(file, "");
     cr_assert_eq(corpus_load(file, &c), INVENT_EFORMAT);
     cr_assert_eq(corpus_load(dir, &c), INVENT_EFORMAT); /* "text" is empty, nothing else */
+}
+
+/* Issue 28: what is not a regular file is refused at once (a FIFO nobody
+ * writes, /dev/zero), a file past the limit before it is read; in a folder,
+ * names ending in .txt are text too and a FIFO among them is skipped. */
+Test(corpus, fifos_devices_and_huge_files_are_refused_without_reading)
+{
+    corpus *c;
+    char path[128];
+    snprintf(path, sizeof path, "%s/fifo", dir);
+    cr_assert_eq(mkfifo(path, 0600), 0);
+    cr_assert_eq(corpus_load(path, &c), INVENT_EIO);
+    cr_assert_eq(errno, EINVAL);
+    cr_assert_eq(corpus_load("/dev/zero", &c), INVENT_EIO);
+    cr_assert_eq(errno, EINVAL);
+    snprintf(path, sizeof path, "%s/big", dir);
+    write_file(path, "x");
+    cr_assert_eq(truncate(path, (off_t)CORPUS_MAX_BYTES + 1), 0); /* sparse: no disk used */
+    cr_assert_eq(corpus_load(path, &c), INVENT_EIO);
+    cr_assert_eq(errno, EFBIG);
+    cr_assert_eq(truncate(path, (off_t)CORPUS_MAX_BYTES), 0); /* the limit itself is read */
+    cr_assert_eq(corpus_load(path, &c), INVENT_OK);
+    cr_assert_eq(c->n, CORPUS_MAX_BYTES);
+    corpus_free(c);
+    unlink(path);
+    snprintf(path, sizeof path, "%s/c.txt", dir);
+    write_file(path, "third");
+    snprintf(path, sizeof path, "%s/a", dir);
+    write_file(path, "first ");
+    cr_assert_eq(corpus_load(dir, &c), INVENT_OK); /* a, c.txt; the FIFO and "text" skipped */
+    cr_assert_eq(c->files, 2);
+    cr_assert_eq(c->n, 11);
+    corpus_free(c);
 }
 
 Test(corpus, windows_stay_inside_their_part_and_targets_are_shifted)

@@ -455,6 +455,86 @@ Test(kernels, stay_finite_and_agree_with_scores_of_1e4)
     free_inputs(&in);
 }
 
+/* Q, K <- integers in [-50, 50], so that scores q.k up to +-1e4 are exact
+ * in float32 */
+static void set_exact_integers(inputs *in, unsigned long seed)
+{
+    gsl_rng *r = rng_new(seed);
+    for (size_t i = 0; i < in->s.T; i++)
+        for (size_t j = 0; j < in->s.H * in->s.dh; j++) {
+            gsl_matrix_set(in->Q, i, j, (double)gsl_rng_uniform_int(r, 101) - 50.0);
+            gsl_matrix_set(in->K, i, j, (double)gsl_rng_uniform_int(r, 101) - 50.0);
+        }
+    gsl_rng_free(r);
+    free(in->q), free(in->k);
+    in->q = to_float(in->Q), in->k = to_float(in->K);
+}
+
+/* the order the tiled kernel used before issue 28, in double but for its
+ * roundings: each score (q times scale log2(e), then q.k) rounded to float
+ * before the maximum is subtracted -> out: (T, H, dh) floats, causal */
+static float *scaled_before_the_maximum(const inputs *in)
+{
+    size_t T = in->s.T, ld = in->s.H * in->s.dh, dh = in->s.dh;
+    float factor = in->s.scale * 1.44269504088896341f, *out = calloc(T * ld, sizeof *out);
+    double *score = malloc(T * sizeof *score);
+    cr_assert(out && score);
+    for (size_t h = 0; h < in->s.H; h++)
+        for (size_t t = 0; t < T; t++) {
+            double m = -INFINITY, l = 0.0;
+            for (size_t i = 0; i <= t; i++) {
+                float dot = 0.0f;
+                for (size_t d = 0; d < dh; d++)
+                    dot += (factor * in->q[t * ld + h * dh + d]) * in->k[i * ld + h * dh + d];
+                score[i] = dot, m = fmax(m, dot);
+            }
+            for (size_t i = 0; i <= t; i++)
+                l += score[i] = exp2(score[i] - m);
+            for (size_t d = 0; d < dh; d++) {
+                double o = 0.0;
+                for (size_t i = 0; i <= t; i++)
+                    o += score[i] * in->v[i * ld + h * dh + d];
+                out[t * ld + h * dh + d] = (float)(o / l);
+            }
+        }
+    free(score);
+    return out;
+}
+
+/* Issue 28: where the scores are exact (integer inputs, scores up to
+ * +-1e4, scale 1 or a power of two), every kernel agrees with the double
+ * sum form to 1e-5: the tiled kernel subtracts the running maximum before
+ * it scales. The control is the order it used before (scores rounded after
+ * scaling, then the maximum subtracted): on the same inputs it is more than
+ * 1e-5 away, so these inputs tell the two orders apart. */
+Test(kernels, exact_scores_of_1e4_stay_exact_in_every_kernel)
+{
+    const size_t T = 400, H = 4, dh = 4;
+    const float scale[2] = {1.0f, 0.5f};
+    for (int k = 0; k < 2; k++) {
+        inputs in = make_inputs(T, H, dh, 0, 5 + k);
+        in.s.scale = scale[k];
+        set_exact_integers(&in, 17 + k);
+        check_shape(&in);
+        float *want = reference(&in);
+        for (int level = SIMD_PORTABLE; level <= (int)simd_best(); level++) {
+            setenv("INVENT_SIMD", simd_name((simd_level)level), 1);
+            float *tiled = run(attn_tiled, &in, NULL);
+            double e = attn_rel_diff(tiled, want, T * H * dh);
+            cr_assert(e <= REL_TOL, "tiled (%s) vs double at scale %g: %.3g",
+                      simd_name((simd_level)level), scale[k], e);
+            free(tiled);
+        }
+        unsetenv("INVENT_SIMD");
+        float *old = scaled_before_the_maximum(&in);
+        double e_old = attn_rel_diff(old, want, T * H * dh);
+        cr_assert(e_old > REL_TOL, "control at scale %g: the old order is within %.3g",
+                  scale[k], e_old);
+        free(want), free(old);
+        free_inputs(&in);
+    }
+}
+
 Test(kernels, count_work_and_memory)
 {
     inputs small = make_inputs(64, 2, 16, 0, 3), large = make_inputs(640, 2, 16, 0, 3);

@@ -2,6 +2,8 @@
 #include <criterion/criterion.h>
 #include <math.h>
 
+#include <gsl/gsl_errno.h>
+
 #include "linalg.h"
 #include "mat.h"
 #include "rng.h"
@@ -157,4 +159,60 @@ Test(mat, random_orthogonal_is_orthogonal_and_seeded)
     gsl_matrix_free(QtQ);
     gsl_rng_free(r1);
     gsl_rng_free(r2);
+}
+
+/* Issue 28: chapter 3's kind of input, (528, 256) with only 16 columns not
+ * zero: the singular values are those of the 16 columns and 240 zeros, or a
+ * failure is reported; never success with a negative value. */
+Test(linalg, singular_values_of_a_matrix_of_mostly_zero_columns)
+{
+    gsl_set_error_handler_off(); /* as the chapters run: failures are returned */
+    for (unsigned long seed = 1; seed <= 4; seed++) {
+        gsl_rng *r = rng_new(seed);
+        gsl_matrix *A = gsl_matrix_calloc(528, 256), *C = mat_gaussian(528, 16, 1.0, r);
+        for (size_t j = 0; j < 16; j++) { /* column j of C at the diagonal place j (16 + 1) */
+            gsl_vector_view from = gsl_matrix_column(C, j), to = gsl_matrix_column(A, j * 17);
+            gsl_vector_memcpy(&to.vector, &from.vector);
+        }
+        gsl_vector *s = gsl_vector_alloc(256), *sc = gsl_vector_alloc(16);
+        gsl_matrix *U = gsl_matrix_alloc(528, 256), *V = gsl_matrix_alloc(256, 256);
+        cr_assert_eq(linalg_singular_values(C, sc), INVENT_OK);
+        int status = linalg_svd(A, U, s, V); /* Golub-Reinsch: fails at seed 4 here */
+        cr_assert(status == INVENT_ENUMERIC || (status == INVENT_OK && linalg_svd_holds(A, U, s, V)),
+                  "seed %lu: linalg_svd returned %d", seed, status);
+        cr_assert_eq(linalg_singular_values(A, s), INVENT_OK, "seed %lu", seed);
+        for (size_t i = 0; i < 256; i++) {
+            double want = i < 16 ? gsl_vector_get(sc, i) : 0.0;
+            cr_assert_leq(fabs(gsl_vector_get(s, i) - want), 1e-12 * gsl_vector_get(sc, 0),
+                          "seed %lu, s[%zu] = %g, not %g", seed, i, gsl_vector_get(s, i), want);
+        }
+        gsl_matrix_free(A), gsl_matrix_free(C), gsl_vector_free(s), gsl_vector_free(sc);
+        gsl_matrix_free(U), gsl_matrix_free(V);
+        gsl_rng_free(r);
+    }
+}
+
+/* linalg_svd_holds accepts a decomposition and refuses the near misses a
+ * non-converged Golub-Reinsch returns: one singular value negated (the
+ * -6.43 of issue 28), one off by 1e-6 of the largest, one out of order. */
+Test(linalg, a_decomposition_that_does_not_hold_is_refused)
+{
+    gsl_rng *r = rng_new(5);
+    gsl_matrix *A = mat_gaussian(9, 5, 1.0, r), *U = gsl_matrix_alloc(9, 5),
+               *V = gsl_matrix_alloc(5, 5);
+    gsl_vector *s = gsl_vector_alloc(5);
+    cr_assert_eq(linalg_svd(A, U, s, V), INVENT_OK);
+    cr_assert(linalg_svd_holds(A, U, s, V));
+    double s4 = gsl_vector_get(s, 4), s0 = gsl_vector_get(s, 0);
+    gsl_vector_set(s, 4, -s4);
+    cr_assert_not(linalg_svd_holds(A, U, s, V), "a negative singular value");
+    gsl_vector_set(s, 4, s4 + 1e-6 * s0);
+    cr_assert_not(linalg_svd_holds(A, U, s, V), "a value off by 1e-6");
+    gsl_vector_set(s, 4, s4);
+    gsl_vector_swap_elements(s, 0, 1);
+    cr_assert_not(linalg_svd_holds(A, U, s, V), "out of order");
+    gsl_vector_swap_elements(s, 0, 1);
+    cr_assert(linalg_svd_holds(A, U, s, V));
+    gsl_matrix_free(A), gsl_matrix_free(U), gsl_matrix_free(V), gsl_vector_free(s);
+    gsl_rng_free(r);
 }

@@ -3,11 +3,13 @@
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "checkpoint.h"
 #include "gpt.h"
+#include "paths.h"
 #include "rng.h"
 #include "sample.h"
 #include "status.h"
@@ -83,8 +85,9 @@ Test(sample, generation_runs_past_the_context)
 
 Test(checkpoint, saved_and_loaded_weights_are_identical_and_shapes_are_checked)
 {
-    char dir[64], bad[32];
-    snprintf(dir, sizeof dir, "/tmp/invent-ckpt-%d", (int)getpid());
+    char dir[64], bad[160];
+    const char *tmp = paths_temp_dir();
+    snprintf(dir, sizeof dir, "%.40s/invent-ckpt-%d", tmp, (int)getpid());
     cr_assert_eq(mkdir(dir, 0700), 0);
     gsl_rng *r = rng_new(3);
     gpt_weights *w = gpt_new(&small, r), *back = gpt_new(&small, NULL);
@@ -93,7 +96,8 @@ Test(checkpoint, saved_and_loaded_weights_are_identical_and_shapes_are_checked)
     gpt_shape s;
     unsigned char got[256];
     size_t V;
-    cr_assert_eq(checkpoint_peek(dir, &s, got, &V), INVENT_OK);
+    char why[160];
+    cr_assert_eq(checkpoint_peek(dir, &s, got, &V, why, sizeof why), INVENT_OK, "%s", why);
     cr_assert(V == 9 && got[8] == 'i' && s.layers == 2 && s.hidden == 16 && s.norm == BLOCK_PRE_NORM);
     cr_assert_eq(checkpoint_load(dir, back, bad, sizeof bad), INVENT_OK);
     tensor_ref a[gpt_tensor_count(&small)], b[gpt_tensor_count(&small)];
@@ -105,7 +109,7 @@ Test(checkpoint, saved_and_loaded_weights_are_identical_and_shapes_are_checked)
     wider.hidden = 24;
     gpt_weights *other = gpt_new(&wider, NULL);
     cr_assert_eq(checkpoint_load(dir, other, bad, sizeof bad), INVENT_ESHAPE);
-    cr_assert_str_eq(bad, "l0.W1");
+    cr_assert_str_eq(bad, "l0.W1: its shape does not match the sizes in shape.npy");
     checkpoint_remove(dir, w);
     cr_assert_neq(access(dir, F_OK), 0, "the folder is gone");
     gpt_free(other);

@@ -5,6 +5,7 @@
 #define INVENT_LAYER_CORE_H
 
 #include "count.h"
+#include "env_checks.h"
 #include "grid.h"
 #include "growth.h"
 #include "jacobi_svd.h"

@@ -1,12 +1,42 @@
 #include "linalg.h"
 
+#include <math.h>
+
 #include <gsl/gsl_blas.h>
 #include <gsl/gsl_linalg.h>
 
+#include "jacobi_svd.h"
+#include "mat.h"
 #include "status.h"
 
+/* A: (m, n), U: (m, r), s: (r), V: (n, r) -> 1 when s is finite,
+ * non-negative and descending and A V = U diag(s) to 1e-9 of |A| (Frobenius) */
+int linalg_svd_holds(const gsl_matrix *A, const gsl_matrix *U, const gsl_vector *s,
+                     const gsl_matrix *V)
+{
+    for (size_t i = 0; i < s->size; i++) {
+        double si = gsl_vector_get(s, i);
+        if (!isfinite(si) || si < 0.0 || (i > 0 && si > gsl_vector_get(s, i - 1)))
+            return 0;
+    }
+    gsl_matrix *R = gsl_matrix_alloc(U->size1, U->size2);
+    if (!R)
+        return 0;
+    gsl_matrix_memcpy(R, U); /* R = A V - U diag(s) */
+    for (size_t j = 0; j < s->size; j++) {
+        gsl_vector_view c = gsl_matrix_column(R, j);
+        gsl_vector_scale(&c.vector, -gsl_vector_get(s, j));
+    }
+    gsl_blas_dgemm(CblasNoTrans, CblasNoTrans, 1.0, A, V, 1.0, R);
+    double residual = mat_frobenius(R);
+    gsl_matrix_free(R);
+    return isfinite(residual) && residual <= 1e-9 * mat_frobenius(A);
+}
+
 /* Tall A: (m, n), m >= n -> U: (m, n), s: (n), V: (n, n); GSL's modified
- * Golub-Reinsch (a QR step first, faster when m >> n) */
+ * Golub-Reinsch (a QR step first, faster when m >> n), its result checked:
+ * GSL can return without converging (issue 28: a singular value of -6.43
+ * with success), so a decomposition that does not hold is INVENT_ENUMERIC */
 static int svd_tall(const gsl_matrix *A, gsl_matrix *U, gsl_vector *s, gsl_matrix *V)
 {
     size_t n = A->size2;
@@ -15,7 +45,9 @@ static int svd_tall(const gsl_matrix *A, gsl_matrix *U, gsl_vector *s, gsl_matri
     int status = INVENT_ENOMEM;
     if (work && X) {
         gsl_matrix_memcpy(U, A);
-        status = gsl_linalg_SV_decomp_mod(U, X, V, s, work) ? INVENT_ENUMERIC : INVENT_OK;
+        status = gsl_linalg_SV_decomp_mod(U, X, V, s, work) || !linalg_svd_holds(A, U, s, V)
+                     ? INVENT_ENUMERIC
+                     : INVENT_OK;
     }
     gsl_vector_free(work);
     gsl_matrix_free(X);
@@ -48,7 +80,7 @@ int linalg_singular_values(const gsl_matrix *A, gsl_vector *s)
     int status = U && V ? linalg_svd(A, U, s, V) : INVENT_ENOMEM;
     gsl_matrix_free(U);
     gsl_matrix_free(V);
-    return status;
+    return status == INVENT_ENUMERIC ? jacobi_singular_values(A, s) : status;
 }
 
 size_t linalg_rank(const gsl_vector *s, double rcond)

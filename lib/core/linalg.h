@@ -10,7 +10,17 @@
  * with A = U diag(s) V^T */
 int linalg_svd(const gsl_matrix *A, gsl_matrix *U, gsl_vector *s, gsl_matrix *V);
 
-/* A: (m, n) -> s: (min(m, n)) singular values, descending */
+/* A: (m, n), U: (m, r), s: (r), V: (n, r) -> 1 when they are a singular
+ * value decomposition of A: s finite, non-negative, descending, and
+ * A V = U diag(s) to 1e-9 of |A| (Frobenius); 0 otherwise. linalg_svd
+ * returns INVENT_ENUMERIC for a result that fails it. */
+int linalg_svd_holds(const gsl_matrix *A, const gsl_matrix *U, const gsl_vector *s,
+                     const gsl_matrix *V);
+
+/* A: (m, n) -> s: (min(m, n)) singular values, descending: Golub-Reinsch
+ * (linalg_svd), or one-sided Jacobi (jacobi_svd.h) where that does not
+ * hold, as on some matrices of many zero columns (issue 28); Jacobi's
+ * failure is returned */
 int linalg_singular_values(const gsl_matrix *A, gsl_vector *s);
 
 /* s: (r) descending -> how many exceed rcond * s[0] */

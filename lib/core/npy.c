@@ -1,9 +1,13 @@
 #include "npy.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "count.h"
 #include "paths.h"
@@ -78,7 +82,12 @@ int npy_save_matrix(const char *path, const gsl_matrix *m)
     return status;
 }
 
-/* "(3, 4)" at p -> shape, ndim; 0 on a malformed tuple */
+/* The largest extent of one axis a file may claim (2^40): far beyond any
+ * tensor here, small enough that a product of two stays in 64 bits. */
+#define NPY_MAX_EXTENT ((uint64_t)1 << 40)
+
+/* "(3, 4)" at p -> shape, ndim; 0 on a malformed tuple (a sign, a
+ * fraction, an extent past NPY_MAX_EXTENT, more than NPY_MAX_DIMS axes) */
 static int parse_shape(const char *p, size_t *shape, int *ndim)
 {
     *ndim = 0;
@@ -89,36 +98,47 @@ static int parse_shape(const char *p, size_t *shape, int *ndim)
             p++;
         if (*p == ')')
             return 1;
+        if (*p < '0' || *p > '9' || *ndim == NPY_MAX_DIMS)
+            return 0;
         char *end;
+        errno = 0;
         unsigned long long v = strtoull(p, &end, 10);
-        if (end == p || *ndim == NPY_MAX_DIMS)
+        if (errno || v > NPY_MAX_EXTENT || (*end != ',' && *end != ')' && *end != ' '))
             return 0;
         shape[(*ndim)++] = (size_t)v;
         p = end;
     }
 }
 
-/* header text -> dtype and shape; INVENT_EFORMAT for anything else */
-static int parse_header(const char *h, npy_array *a)
+/* header text -> dtype and shape; INVENT_EFORMAT for anything else, *why
+ * saying what */
+static int parse_header(const char *h, npy_array *a, const char **why)
 {
     const char *descr = strstr(h, "'descr':");
     const char *order = strstr(h, "'fortran_order':");
     const char *shape = strstr(h, "'shape':");
+    *why = "its header lacks descr, fortran_order or shape";
     if (!descr || !order || !shape)
         return INVENT_EFORMAT;
     if (strncmp(descr + 8, " '<f8'", 6) == 0)
         a->dtype = NPY_F64;
     else if (strncmp(descr + 8, " '<f4'", 6) == 0)
         a->dtype = NPY_F32;
-    else
+    else {
+        *why = strncmp(descr + 8, " '>f", 4) == 0 ? "big-endian values (little-endian expected)"
+                                                  : "a dtype other than float64 or float32";
         return INVENT_EFORMAT;
+    }
+    *why = "Fortran order (C order expected)";
     if (strncmp(order + 16, " False", 6) != 0)
         return INVENT_EFORMAT;
+    *why = "its shape is not a tuple of whole numbers up to 2^40";
     return parse_shape(shape + 9, a->shape, &a->ndim) ? INVENT_OK : INVENT_EFORMAT;
 }
 
-/* f after the magic -> the header text (caller frees), or NULL */
-static char *read_header(FILE *f)
+/* f after the magic -> the header text (caller frees) and *end, the offset
+ * of the data; or NULL */
+static char *read_header(FILE *f, size_t *end)
 {
     unsigned char version[2], len_bytes[4];
     if (fread(version, 1, 2, f) != 2 || version[0] < 1 || version[0] > 3)
@@ -137,15 +157,22 @@ static char *read_header(FILE *f)
     }
     if (h)
         h[len] = '\0';
+    *end = MAGIC_LEN + 2 + width + len;
     return h;
 }
 
-static int read_body(FILE *f, npy_array *a)
+/* f at the data, file_size bytes in all, data from offset start -> a->data;
+ * the file's size must be exactly what the shape says, checked before
+ * anything is allocated */
+static int read_body(FILE *f, size_t start, uint64_t file_size, npy_array *a, const char **why)
 {
-    uint64_t count;
-    if (element_count(a->ndim, a->shape, &count) != INVENT_OK || count > SIZE_MAX / 8)
-        return INVENT_EFORMAT;
+    uint64_t count, bytes;
     size_t size = dtype_size(a->dtype);
+    *why = "its size does not match the shape in its header";
+    if (element_count(a->ndim, a->shape, &count) != INVENT_OK ||
+        count_mul(count, size, &bytes) != INVENT_OK || bytes > SIZE_MAX ||
+        file_size < start || file_size - start != bytes)
+        return INVENT_EFORMAT;
     a->data = malloc(count ? count * size : 1);
     if (!a->data)
         return INVENT_ENOMEM;
@@ -156,21 +183,57 @@ static int read_body(FILE *f, npy_array *a)
     return INVENT_OK;
 }
 
-int npy_load(const char *path, npy_array *out)
+/* path -> f open for reading and its size, without blocking: a FIFO or a
+ * device is refused by fstat (*why), not opened for a read that waits */
+static int open_regular(const char *path, FILE **f, uint64_t *size, const char **why)
 {
-    *out = (npy_array){0};
-    FILE *f = fopen(path, "rb");
-    if (!f)
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
         return INVENT_EIO;
+    struct stat st;
+    int status = fstat(fd, &st) != 0 ? INVENT_EIO : S_ISREG(st.st_mode) ? INVENT_OK : INVENT_EFORMAT;
+    if (status == INVENT_OK && !(*f = fdopen(fd, "rb")))
+        status = INVENT_EIO;
+    if (status == INVENT_OK) {
+        *size = (uint64_t)st.st_size;
+        return INVENT_OK;
+    }
+    int keep = errno;
+    close(fd);
+    errno = keep;
+    *why = "not a regular file";
+    return status;
+}
+
+int npy_read(const char *path, npy_array *out, const char **why)
+{
+    const char *unused;
+    why = why ? why : &unused;
+    *out = (npy_array){0};
+    *why = "";
+    FILE *f;
+    uint64_t size;
+    int status = open_regular(path, &f, &size, why);
+    if (status != INVENT_OK)
+        return status;
     char magic[MAGIC_LEN];
     char *header = NULL;
-    int status = INVENT_EFORMAT;
+    size_t start = 0;
+    status = INVENT_EFORMAT;
+    *why = "not a .npy file (no magic string or header)";
     if (fread(magic, 1, MAGIC_LEN, f) == MAGIC_LEN && memcmp(magic, MAGIC, MAGIC_LEN) == 0 &&
-        (header = read_header(f)) != NULL && parse_header(header, out) == INVENT_OK)
-        status = read_body(f, out);
+        (header = read_header(f, &start)) != NULL)
+        status = parse_header(header, out, why);
+    if (status == INVENT_OK)
+        status = read_body(f, start, size, out, why);
     free(header);
     fclose(f);
     return status;
+}
+
+int npy_load(const char *path, npy_array *out)
+{
+    return npy_read(path, out, NULL);
 }
 
 int npy_load_matrix(const char *path, gsl_matrix **out)

@@ -28,7 +28,15 @@ int npy_save(const char *path, npy_dtype dtype, int ndim, const size_t *shape,
 /* m: (rows, cols) -> a float64 file of shape (rows, cols) */
 int npy_save_matrix(const char *path, const gsl_matrix *m);
 
-/* the file at path -> *out (float64 or float32, C order, up to 4 dims) */
+/* the file at path -> *out (float64 or float32, C order, up to 4 dims).
+ * Opened without blocking; the header is checked (dtype, order,
+ * endianness, a shape of whole numbers up to 2^40 per axis) and the file's
+ * size must be what the shape says before anything is allocated.
+ * INVENT_EIO (errno) when it cannot be opened, INVENT_EFORMAT otherwise,
+ * *why (when not NULL) saying what, in a few words */
+int npy_read(const char *path, npy_array *out, const char **why);
+
+/* npy_read without the reason */
 int npy_load(const char *path, npy_array *out);
 
 /* a 2-D file (float64 or float32) -> *out, a new (rows, cols) double matrix */

@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -52,6 +53,12 @@ static int make_dirs(const char *dir, int *made)
             *p = '/';
         }
     return make_one(buf, made);
+}
+
+const char *paths_temp_dir(void)
+{
+    const char *t = getenv("TMPDIR");
+    return t && *t ? t : "/tmp";
 }
 
 int paths_make_dirs(const char *dir)

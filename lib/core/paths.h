@@ -11,6 +11,9 @@
 /* Characters a temporary name adds to the final one (".tmp-PID-N"). */
 #define PATHS_TEMP_EXTRA 26
 
+/* -> where temporary files go: $TMPDIR, or /tmp where it is unset or empty */
+const char *paths_temp_dir(void);
+
 /* dir -> dir and its missing parents exist (ENOENT for an empty name) */
 int paths_make_dirs(const char *dir);
 

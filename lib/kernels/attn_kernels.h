@@ -55,7 +55,10 @@ int attn_blas(const attn_shape *s, const float *Q, const float *K, const float *
  * and an unnormalised output acc. A new tile with scores s raises m to m' = max(m, max s), rescales
  * l and acc by exp(m - m'), and adds exp(s - m') and exp(s - m') V. After
  * the last tile, out = acc / l (l > 0: every query sees at least itself).
- * (The kernel computes in base 2, 2^(log2(e) score - m), the same numbers.)
+ * (The kernel keeps m over the raw dot products times the scale's sign and
+ * computes in base 2, 2^(|scale| log2(e) (sign q.k - m)), the same numbers:
+ * the maximum is
+ * subtracted before the scale's rounding, so exact scores stay exact.)
  * Extra memory: a few tiles per worker thread, independent of T (so within
  * O(T)). Same inputs, outputs and errors as every kernel. */
 #define ATTN_TILE 64

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "env_checks.h"
 #include "status.h"
 
 simd_level simd_best(void)
@@ -60,4 +61,12 @@ int simd_current(simd_level *level)
     const char *env = getenv("INVENT_SIMD");
     *level = env ? (simd_level)level_named(env) : simd_best();
     return INVENT_OK;
+}
+
+/* every program linking this file refuses a bad INVENT_SIMD when it parses its flags,
+ * before any work (a chapter would otherwise find it in its first kernel
+ * call, after its outputs were made) */
+__attribute__((constructor)) static void register_env_check(void)
+{
+    env_checks_add(simd_env_check);
 }

@@ -2,13 +2,19 @@
  * compiled by each vector path (vec_avx512.c, vec_avx2.c, vec_portable.c
  * with TILE_BLAS). One item is one
  * (head, panel of PANEL queries) pair. The panel's queries are packed once,
- * transposed and multiplied by scale log2(e), so that scores come out in
- * base-2 units and the softmax uses 2^x. Then the key tiles the mask (or a
- * block list) leaves are streamed past, each in three steps:
+ * transposed and multiplied only by the sign of the scale (exact), so that
+ * the scores and their running maximum are the raw dot products: the
+ * maximum is subtracted before the scores are scaled by |scale| log2(e),
+ * and where the scores are exact (integer inputs, say) the differences that
+ * reach 2^x are exact too; scaling the queries first would round every
+ * score (about 1e-3 in the exponent at scores of 1e4) before the
+ * subtraction. Then the key tiles the mask (or a block list) leaves are
+ * streamed past, each in three steps:
  *   scores  st (keys, PANEL) = K_tile qt, a register-blocked product that
  *           broadcasts one key entry against vectors of queries; masked
  *           entries become -inf and each query's tile maximum is kept;
- *   softmax the online step on every query lane (tile_job.h's contract);
+ *   softmax the online step on every query lane (tile_job.h's contract),
+ *           2^(factor (st - m)) with factor = |scale| log2(e);
  *   values  ot (dh, PANEL) = alpha ot + V_tile^T st, the same register
  *           block, broadcasting one value entry against vectors of weights.
  * Queries run across the vector lanes in every step, so a query's running
@@ -39,10 +45,10 @@
 
 /* one worker's buffers, carved from its scratch */
 typedef struct {
-    float *qt;    /* (dh, PANEL) the panel's queries, transposed and scaled */
+    float *qt;    /* (dh, PANEL) the panel's queries, transposed, times the scale's sign */
     float *ot;    /* (dh, PANEL) unnormalised output, transposed */
     float *st;    /* (keys, PANEL) scores, then 2^(score - m) */
-    float *m;     /* (PANEL) running maximum per query (base-2 units) */
+    float *m;     /* (PANEL) running maximum per query (raw scores) */
     float *l;     /* (PANEL) running sum per query */
     float *alpha; /* (PANEL) this tile's rescaling per query */
     float *tmax;  /* (PANEL) this tile's maximum per query */
@@ -84,22 +90,23 @@ INLINE void store_scores(const panel_view *p, panel_bufs *w, int rows, int c0, i
         }
 }
 
-/* The online step on query vectors c0.. over n scores: m' = max(m, tile
- * max), st <- 2^(st - m'), alpha = 2^(m - m'), l <- alpha l + sum. A lane
- * that has seen no key yet (m' = -inf) shifts by 0, so its weights and
- * alpha are 0. */
-STEP void tile_softmax(panel_bufs *w, size_t n, int c0)
+/* The online step on query vectors c0.. over n raw scores, factor =
+ * |scale| log2(e) > 0: m' = max(m, tile max), st <- 2^(factor (st - m')),
+ * alpha = 2^(factor (m - m')), l <- alpha l + sum. A lane that has seen no
+ * key yet (m' = -inf) shifts by 0, so its weights and alpha are 0. */
+STEP void tile_softmax(panel_bufs *w, size_t n, int c0, float factor)
 {
+    vf f = vsplat(factor);
     for (size_t c = (size_t)c0 * VW; c < PANEL; c += VW) {
         vf m_old = vload(w->m + c), m_new = vf_max(m_old, vload(w->tmax + c));
         vf shift = VSELECT(m_new == vsplat(-INFINITY), vsplat(0.0f), m_new);
         vf sum = vsplat(0.0f);
         for (size_t j = 0; j < n; j++) {
-            vf e = vf_exp2(vload(w->st + j * PANEL + c) - shift);
+            vf e = vf_exp2(f * (vload(w->st + j * PANEL + c) - shift));
             vstore(w->st + j * PANEL + c, e);
             sum += e;
         }
-        vf alpha = vf_exp2(m_old - shift);
+        vf alpha = vf_exp2(f * (m_old - shift));
         vstore(w->alpha + c, alpha);
         vstore(w->l + c, alpha * vload(w->l + c) + sum);
         vstore(w->m + c, m_new);
@@ -253,12 +260,19 @@ STEP void tile_values(const panel_view *p, panel_bufs *w, size_t j0, size_t n, i
 
 #endif
 
+/* shape -> the factor from raw score differences to base-2 exponents,
+ * |scale| log2(e); 1 at scale 0, where the queries are packed as zeros */
+INLINE float tile_factor(const attn_shape *s)
+{
+    return s->scale != 0.0f ? fabsf(s->scale) * 1.44269504088896341f : 1.0f;
+}
+
 /* keys j0 .. j0+n-1 through the three steps, for query vectors c0.. ->
  * the multiply-adds done */
 INLINE uint64_t tile_step(const panel_view *p, panel_bufs *w, size_t j0, size_t n, int c0)
 {
     tile_scores(p, w, j0, n, c0);
-    tile_softmax(w, n, c0);
+    tile_softmax(w, n, c0, tile_factor(p->s));
     tile_values(p, w, j0, n, c0);
     return 2 * (uint64_t)n * (PANEL - (size_t)c0 * VW) * p->s->dh;
 }
@@ -297,14 +311,15 @@ INLINE void load_transposed(const float *src, size_t ld, vf rows[VW])
     vtranspose(rows);
 }
 
-/* queries t0.. of head h -> qt: (dh, PANEL), transposed, times scale log2 e,
+/* queries t0.. of head h -> qt: (dh, PANEL), transposed, times the scale's
+ * sign (-1, 0 or 1: exact),
  * zero past the last query, by blocks of VW x VW and then what they leave;
  * ot, l <- 0, m, tmax <- -inf; the panel's output rows prefetched (for
  * writing), so that finish_panel does not wait for memory */
 STEP void start_panel(const tile_job *j, const panel_view *p, size_t h, panel_bufs *w)
 {
     const attn_shape *s = j->s;
-    float factor = s->scale * 1.44269504088896341f;
+    float factor = (float)((s->scale > 0.0f) - (s->scale < 0.0f));
     const float *Q = j->Q + p->t0 * p->ld + h * s->dh;
     size_t dfull = s->dh / VW * VW, cfull = p->queries / VW * VW;
     if (p->queries < PANEL)

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "env_checks.h"
 #include "status.h"
 
 typedef struct {
@@ -218,4 +219,12 @@ int workers_run(size_t n, int workers, workers_fn fn, void *ctx)
     pool_wait();
     pthread_mutex_unlock(&pool.run);
     return j.status;
+}
+
+/* every program linking this file refuses a bad INVENT_THREADS when it parses its flags,
+ * before any work (a chapter would otherwise find it in its first kernel
+ * call, after its outputs were made) */
+__attribute__((constructor)) static void register_env_check(void)
+{
+    env_checks_add(workers_env_check);
 }

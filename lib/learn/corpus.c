@@ -1,46 +1,81 @@
+#define _GNU_SOURCE /* scandirat */
 #include "corpus.h"
 
 #include <dirent.h>
 #include <errno.h>
-#include <stdio.h>
+#include <fcntl.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "status.h"
 
-/* The text as it is read: bytes appended to a growing buffer. */
+/* The text as it is read: bytes appended to a growing buffer, never more
+ * than CORPUS_MAX_BYTES in all. */
 typedef struct {
     unsigned char *bytes;
     size_t n, cap;
 } buffer;
 
-/* file at path -> its bytes appended to b */
-static int append_file(buffer *b, const char *path)
+/* fd (a regular file, open) -> its bytes appended to b; INVENT_EIO with errno
+ * EFBIG once the text passes CORPUS_MAX_BYTES (the file may grow while it
+ * is read, so the limit holds for the reads, not only for fstat's size) */
+static int append_fd(buffer *b, int fd)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return INVENT_EIO;
-    int status = INVENT_OK;
     for (;;) {
         if (b->cap - b->n < 65536) {
             size_t cap = 2 * b->cap + 65536;
-            unsigned char *more = realloc(b->bytes, cap);
-            if (!more) {
-                status = INVENT_ENOMEM;
-                break;
-            }
+            cap = cap > CORPUS_MAX_BYTES + 1 ? CORPUS_MAX_BYTES + 1 : cap;
+            unsigned char *more = cap > b->cap ? realloc(b->bytes, cap) : b->bytes;
+            if (!more)
+                return INVENT_ENOMEM;
             b->bytes = more, b->cap = cap;
         }
-        size_t got = fread(b->bytes + b->n, 1, b->cap - b->n, f);
-        b->n += got;
-        if (got == 0) {
-            status = ferror(f) ? INVENT_EIO : INVENT_OK;
-            break;
+        if (b->n == b->cap) { /* CORPUS_MAX_BYTES + 1 read */
+            errno = EFBIG;
+            return INVENT_EIO;
         }
+        ssize_t got = read(fd, b->bytes + b->n, b->cap - b->n);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got <= 0)
+            return got == 0 ? INVENT_OK : INVENT_EIO;
+        b->n += (size_t)got;
     }
+}
+
+/* name (relative to the folder at, or AT_FDCWD) -> *fd open for reading and
+ * *st, without blocking: O_NONBLOCK, so that a FIFO nobody writes is
+ * refused by fstat instead of hanging open or read */
+static int open_quietly(int at, const char *name, int flags, int *fd, struct stat *st)
+{
+    *fd = openat(at, name, O_RDONLY | O_NONBLOCK | O_CLOEXEC | flags);
+    if (*fd < 0)
+        return INVENT_EIO;
+    if (fstat(*fd, st) == 0)
+        return INVENT_OK;
     int keep = errno;
-    fclose(f);
+    close(*fd);
+    errno = keep;
+    return INVENT_EIO;
+}
+
+/* fd, st (open) -> its bytes appended to b when it is a regular file whose
+ * size fits what is left of the limit (errno EINVAL or EFBIG otherwise);
+ * fd is closed */
+static int append_regular(buffer *b, int fd, const struct stat *st)
+{
+    int status = INVENT_EIO;
+    if (!S_ISREG(st->st_mode))
+        errno = EINVAL;
+    else if ((uintmax_t)st->st_size > CORPUS_MAX_BYTES - b->n)
+        errno = EFBIG;
+    else
+        status = append_fd(b, fd);
+    int keep = errno;
+    close(fd);
     errno = keep;
     return status;
 }
@@ -50,27 +85,36 @@ static int by_name(const struct dirent **a, const struct dirent **b)
     return strcmp((*a)->d_name, (*b)->d_name);
 }
 
-/* the fortunes layout: plain names hold text, "x.dat" and "x.u8" are indexes and links */
+/* text names: no dot (the fortunes layout: "art", not "art.dat" or
+ * "art.u8", its indexes and links) or a name ending in ".txt"; no hidden
+ * file */
 static int is_text_name(const struct dirent *e)
 {
-    return e->d_name[0] != '.' && !strchr(e->d_name, '.');
+    const char *dot = strchr(e->d_name, '.');
+    size_t len = strlen(e->d_name);
+    return e->d_name[0] != '.' &&
+           (!dot || (len > 4 && strcmp(e->d_name + len - 4, ".txt") == 0));
 }
 
-/* folder -> the regular files with text names, in name order, appended to b */
-static int append_folder(buffer *b, const char *dir, size_t *files)
+/* folder (open as dir) -> its regular files with text names, in name order,
+ * appended to b; anything else there (links, FIFOs, folders) is skipped */
+static int append_folder(buffer *b, int dir, size_t *files)
 {
     struct dirent **names;
-    int n = scandir(dir, &names, is_text_name, by_name);
+    int n = scandirat(dir, ".", &names, is_text_name, by_name);
     if (n < 0)
         return INVENT_EIO;
     int status = INVENT_OK;
-    char path[4096];
     for (int i = 0; i < n; i++) {
+        int fd;
         struct stat st;
-        snprintf(path, sizeof path, "%s/%s", dir, names[i]->d_name);
-        if (status == INVENT_OK && lstat(path, &st) == 0 && S_ISREG(st.st_mode)) {
-            status = append_file(b, path);
-            *files += status == INVENT_OK;
+        if (status == INVENT_OK &&
+            open_quietly(dir, names[i]->d_name, O_NOFOLLOW, &fd, &st) == INVENT_OK) {
+            if (S_ISREG(st.st_mode)) {
+                status = append_regular(b, fd, &st);
+                *files += status == INVENT_OK;
+            } else
+                close(fd);
         }
         free(names[i]);
     }
@@ -96,13 +140,22 @@ static void build_alphabet(corpus *c, const unsigned char *bytes)
 int corpus_load(const char *path, corpus **out)
 {
     *out = NULL;
+    int fd;
     struct stat st;
-    if (stat(path, &st) != 0)
+    if (open_quietly(AT_FDCWD, path, 0, &fd, &st) != INVENT_OK)
         return INVENT_EIO;
     buffer b = {0};
     size_t files = 0;
-    int status = S_ISDIR(st.st_mode) ? append_folder(&b, path, &files)
-                                     : (files = 1, append_file(&b, path));
+    int status;
+    if (S_ISDIR(st.st_mode)) {
+        status = append_folder(&b, fd, &files);
+        int keep = errno;
+        close(fd);
+        errno = keep;
+    } else {
+        files = 1;
+        status = append_regular(&b, fd, &st);
+    }
     corpus *c = status == INVENT_OK ? calloc(1, sizeof *c) : NULL;
     if (status == INVENT_OK && b.n == 0)
         status = INVENT_EFORMAT;

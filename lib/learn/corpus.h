@@ -26,10 +26,16 @@ typedef struct {
 
 typedef enum { CORPUS_TRAIN, CORPUS_VALID } corpus_part;
 
-/* path: a file, or a folder whose files with no dot in their name are read in
- * name order (the fortunes layout: "art", not "art.dat") -> *out.
- * INVENT_EIO with errno set when it cannot be opened or read, INVENT_EFORMAT
- * when it holds no text (empty, or a folder without such files), INVENT_ENOMEM */
+/* The most text a corpus holds (64 MiB; the fortunes are about 6 MB). */
+#define CORPUS_MAX_BYTES ((size_t)64 << 20)
+
+/* path: a regular file, or a folder whose regular files named without a dot
+ * (the fortunes layout: "art", not "art.dat") or ending in ".txt" are read
+ * in name order -> *out. Opened without blocking and read with a limit:
+ * INVENT_EIO with errno set when it cannot be opened or read, EINVAL when
+ * it is neither a regular file nor a folder (a FIFO, a device, a socket),
+ * EFBIG past CORPUS_MAX_BYTES; INVENT_EFORMAT when it holds no text
+ * (empty, or a folder without such files); INVENT_ENOMEM */
 int corpus_load(const char *path, corpus **out);
 
 void corpus_free(corpus *c);

@@ -32,5 +32,6 @@
 #include "tasks.h"
 #include "tensors.h"
 #include "train.h"
+#include "train_memory.h"
 
 #endif

@@ -9,6 +9,7 @@
 
 #include "check.h"
 #include "dump.h"
+#include "env_checks.h"
 #include "paths.h"
 #include "plot.h"
 #include "report.h"
@@ -123,6 +124,9 @@ int chapter_parse(int argc, char **argv, const cli_spec *spec, invent_opts *opts
     if (!registered++)
         on_exit(end_process, NULL);
     int rc = cli_parse(argc, argv, spec, opts);
+    char why[256];
+    if (rc == CLI_RUN && env_checks_run(why, sizeof why) != INVENT_OK)
+        rc = cli_fail(opts, "%s", why);
     return rc == 0 && stdout_failed() ? CHAPTER_EXIT_RUNTIME : rc; /* after --help */
 }
 

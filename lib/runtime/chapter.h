@@ -25,7 +25,10 @@
 
 /* argv -> opts and the chapter's sizes; returns CLI_RUN to go on, else the
  * exit code to return now (0 after --help, 2 after one line on stderr).
- * Paths must not be empty; the output paths are checked by chapter_start. */
+ * Paths must not be empty; the output paths are checked by chapter_start.
+ * The environment variables the linked layers read (INVENT_THREADS,
+ * INVENT_SIMD) are checked here too, by the checks they registered
+ * (env_checks.h). */
 int chapter_parse(int argc, char **argv, const cli_spec *spec, invent_opts *opts);
 
 /* After the chapter's own checks of its sizes: output paths checked, all

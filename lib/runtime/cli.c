@@ -115,10 +115,7 @@ static int set_option(const invent_opts *opts, const cli_option *o, const char *
     return CLI_RUN;
 }
 
-/* A path flag's value: not empty, and no control character (a newline in
- * it would break the one-line messages about it). */
-static int set_path(const invent_opts *opts, const char *flag, const char *arg,
-                    const char **out)
+int cli_check_path(const invent_opts *opts, const char *flag, const char *arg)
 {
     if (arg[0] == '\0')
         return cli_fail(opts, "--%s expects a path, got an empty one", flag);
@@ -126,8 +123,17 @@ static int set_path(const invent_opts *opts, const char *flag, const char *arg,
         if ((unsigned char)*p < 0x20 || *p == 0x7f)
             return cli_fail(opts, "--%s: the path contains a control character (such as a "
                                   "newline or a tab)", flag);
-    *out = arg;
     return CLI_RUN;
+}
+
+/* A path flag's value, checked by cli_check_path */
+static int set_path(const invent_opts *opts, const char *flag, const char *arg,
+                    const char **out)
+{
+    int rc = cli_check_path(opts, flag, arg);
+    if (rc == CLI_RUN)
+        *out = arg;
+    return rc;
 }
 
 static int set_common(invent_opts *opts, int code, const char *arg)

@@ -47,4 +47,9 @@ int cli_parse(int argc, char **argv, const cli_spec *spec, invent_opts *opts);
 int cli_fail(const invent_opts *opts, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
+/* a path option's value -> CLI_RUN when it is not empty and has no control
+ * character (a newline in it would break the one-line messages about it),
+ * else one line on stderr and 2 */
+int cli_check_path(const invent_opts *opts, const char *flag, const char *arg);
+
 #endif

@@ -112,11 +112,21 @@ void report_warn(const invent_opts *o, const char *fmt, ...)
     va_end(ap);
 }
 
+/* An error is one line: control characters in it (a newline in a path it
+ * quotes) are written as \n, \t or \xNN. */
 void report_verror(const char *program, const char *fmt, va_list ap)
 {
+    char line[8192];
+    vsnprintf(line, sizeof line, fmt, ap);
     fflush(stdout);
     fprintf(stderr, "%s: ", program);
-    vfprintf(stderr, fmt, ap);
+    for (const unsigned char *p = (const unsigned char *)line; *p; p++)
+        if (*p == '\n' || *p == '\t')
+            fprintf(stderr, "\\%c", *p == '\n' ? 'n' : 't');
+        else if (*p < 0x20 || *p == 0x7f)
+            fprintf(stderr, "\\x%02x", *p);
+        else
+            fputc(*p, stderr);
     fputc('\n', stderr);
 }
 
