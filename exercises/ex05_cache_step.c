@@ -22,8 +22,8 @@
  *     their width (a tda), x and s views with a stride.
  * Use the library: bilinear_key (straight into the cache's row, no copy) and
  * kvcache_scores; allocate nothing.
- * Write it yourself: the grade refuses calls to bilinear_scores and
- * bilinear_score.
+ * Write it yourself: the grade refuses calls to bilinear_scores,
+ * bilinear_cross_scores and bilinear_score.
  * Grade: make exercise5   Hints: make hint 5 (then LEVEL=2, LEVEL=3) */
 #include "exercises.h"
 

@@ -30,8 +30,9 @@
  *   - every matrix may be a view whose rows lie further apart than its
  *     width (a tda), of any size.
  * Write it yourself: the grade refuses calls to adam_step; to adamw_step,
- * which is Adam when its weight decay is 0; and to train_run, which calls
- * adam_step (found by walking the library's call graph).
+ * which is Adam when its weight decay is 0; and to train_run and
+ * learn_block_step, which call adam_step (found by walking the library's call
+ * graph).
  * Grade: make exercise12b   Hints: make hint 12b (then LEVEL=2, LEVEL=3) */
 #include <math.h>
 

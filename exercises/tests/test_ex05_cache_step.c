@@ -1,7 +1,7 @@
 /* Grader for exercise 5: one step of a key cache, against bilinear_scores
  * (every score recomputed from scratch) and bilinear_key. A and the cache's
  * keys are views with a tda; x and s views with a stride.
- * Refused calls: bilinear_scores bilinear_score
+ * Refused calls: bilinear_scores bilinear_score bilinear_cross_scores
  * Allowed calls: bilinear_key kvcache_scores */
 #include <math.h>
 

@@ -2,7 +2,8 @@
  * softmax_rows_backward and against finite differences of softmax_rows (L1).
  * W, dW and dS are views with a tda.
  * Refused calls: softmax_rows_backward attn_backward ablated_backward additive_backward
- *   block_backward gpt_backward learn_recall_attention mha_backward */
+ *   block_backward gpt_backward learn_recall_attention mha_backward
+ *   learn_block_pass */
 #include "exercises.h"
 #include "grade.h"
 

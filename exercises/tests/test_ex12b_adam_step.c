@@ -1,7 +1,7 @@
 /* Grader for exercise 12b: one Adam step, against adam_step, step after step
  * on two copies of the same parameters. The student's parameters, gradients
  * and moments are views with a tda; the gradients must come back unchanged.
- * Refused calls: adam_step adamw_step train_run */
+ * Refused calls: adam_step adamw_step train_run learn_block_step */
 #include "exercises.h"
 #include "grade.h"
 
