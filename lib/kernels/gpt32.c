@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "attn_train.h"
+#include "gemm32.h"
 #include "layers32.h"
 #include "status.h"
 #include "workers.h"
@@ -31,6 +32,7 @@ struct gpt32_acts {
     float *dqkv, *dF, *dZ;        /* (n, 3C), (n, m), (n, m) */
     float *dlogits;               /* (n, V) */
     float *attn;                  /* the attention's scratch */
+    linear32_ctx mm;              /* the products' scratch and threads */
     float *block;                 /* every array above, one allocation */
 };
 
@@ -69,6 +71,10 @@ static size_t carve_acts(gpt32 *m, gpt32_acts *a, float *base)
     a->dqkv = carve(base, &at, 3 * n * C);
     a->dF = carve(base, &at, n * hid), a->dZ = carve(base, &at, n * hid);
     a->attn = carve(base, &at, attn_train_scratch(&as, m->workers));
+    size_t widest = 3 * C > hid ? 3 * C : hid;
+    a->mm.scratch = carve(base, &at, gemm32_scratch(widest > s->vocab ? widest : s->vocab,
+                                                    m->workers));
+    a->mm.workers = m->workers;
     return at;
 }
 
@@ -136,7 +142,10 @@ void gpt32_free(gpt32 *m)
 
 int gpt32_from64(gpt32 *m, const gpt_weights *w)
 {
-    if (memcmp(&w->shape, &m->shape, sizeof m->shape) != 0)
+    const gpt_shape *a = &w->shape, *b = &m->shape;
+    if (a->vocab != b->vocab || a->context != b->context || a->dim != b->dim ||
+        a->heads != b->heads || a->layers != b->layers || a->hidden != b->hidden ||
+        a->norm != b->norm)
         return INVENT_ESHAPE;
     tensor_ref t[m->count];
     gpt_tensors((gpt_weights *)w, NULL, t);
@@ -149,6 +158,13 @@ int gpt32_from64(gpt32 *m, const gpt_weights *w)
 const float *gpt32_logits(const gpt32 *m)
 {
     return m->a->logits;
+}
+
+/* *status <- next, unless it already holds an error */
+static void keep(int *status, int next)
+{
+    if (*status == INVENT_OK)
+        *status = next;
 }
 
 /* block l's tensors, values (grad 0) or gradients (grad 1), in layout order */
@@ -175,20 +191,20 @@ static int attention_forward(gpt32 *m, const block32 *w, layer_acts *la, const f
 {
     size_t n = m->B * m->T, C = m->shape.dim;
     attn_train_shape as = attn_shape_of(m);
-    linear32_forward(n, C, 3 * C, in, w->Wqkv, NULL, la->qkv);
-    int status = attn_train_forward(&as, la->qkv, la->atty, la->lse, m->a->attn, m->workers);
-    if (status == INVENT_OK)
-        linear32_forward(n, C, C, la->atty, w->Wo, NULL, la->A);
+    int status = linear32_forward(&m->a->mm, n, C, 3 * C, in, w->Wqkv, NULL, la->qkv);
+    keep(&status, attn_train_forward(&as, la->qkv, la->atty, la->lse, m->a->attn, m->workers));
+    keep(&status, linear32_forward(&m->a->mm, n, C, C, la->atty, w->Wo, NULL, la->A));
     return status;
 }
 
 /* h: (n, C) -> la->M: the MLP of block l on h */
-static void mlp_forward32(const gpt32 *m, const block32 *w, layer_acts *la, const float *h)
+static int mlp_forward32(const gpt32 *m, const block32 *w, layer_acts *la, const float *h)
 {
     size_t n = m->B * m->T, C = m->shape.dim, hid = m->shape.hidden;
-    linear32_forward(n, C, hid, h, w->W1, w->b1, la->Z);
+    int status = linear32_forward(&m->a->mm, n, C, hid, h, w->W1, w->b1, la->Z);
     relu32_forward(n * hid, la->Z, la->F);
-    linear32_forward(n, hid, C, la->F, w->W2, w->b2, la->M);
+    keep(&status, linear32_forward(&m->a->mm, n, hid, C, la->F, w->W2, w->b2, la->M));
+    return status;
 }
 
 /* X: (n, C) -> Y: (n, C), block l with the model's norm placement (block.h) */
@@ -202,14 +218,14 @@ static int block_forward32(gpt32 *m, size_t l, const float *X, float *Y)
         int status = attention_forward(m, &w, la, la->out1);
         residual32_forward(n * C, X, la->A, la->R1);
         layernorm32_forward(n, C, la->R1, w.g2, w.b2n, m->eps, la->out2, la->mean2, la->rstd2);
-        mlp_forward32(m, &w, la, la->out2);
+        keep(&status, mlp_forward32(m, &w, la, la->out2));
         residual32_forward(n * C, la->R1, la->M, Y);
         return status;
     }
     int status = attention_forward(m, &w, la, X);
     residual32_forward(n * C, X, la->A, la->R1);
     layernorm32_forward(n, C, la->R1, w.g1, w.b1n, m->eps, la->out1, la->mean1, la->rstd1);
-    mlp_forward32(m, &w, la, la->out1);
+    keep(&status, mlp_forward32(m, &w, la, la->out1));
     residual32_forward(n * C, la->out1, la->M, la->R2);
     layernorm32_forward(n, C, la->R2, w.g2, w.b2n, m->eps, Y, la->mean2, la->rstd2);
     return status;
@@ -229,7 +245,8 @@ int gpt32_forward(gpt32 *m, const size_t *x, const size_t *y, double *loss)
         status = block_forward32(m, l, a->X + l * n * C, a->X + (l + 1) * n * C);
     layernorm32_forward(n, C, a->X + L * n * C, m->t[k].value32, m->t[k + 1].value32, m->eps,
                         a->Hf, a->meanf, a->rstdf);
-    linear32_forward(n, C, s->vocab, a->Hf, m->t[k + 2].value32, m->t[k + 3].value32, a->logits);
+    keep(&status, linear32_forward(&m->a->mm, n, C, s->vocab, a->Hf, m->t[k + 2].value32,
+                                   m->t[k + 3].value32, a->logits));
     double l = xent32_forward(n, s->vocab, a->logits, y, a->probs);
     if (loss && y)
         *loss = l;
@@ -246,24 +263,25 @@ static int attention_backward(gpt32 *m, size_t l, const float *in, const float *
     attn_train_shape as = attn_shape_of(m);
     memset(a->datty, 0, n * C * sizeof(float));
     memset(a->dqkv, 0, 3 * n * C * sizeof(float));
-    linear32_backward(n, C, C, la->atty, w.Wo, dA, a->datty, g.Wo, NULL);
-    int status = attn_train_backward(&as, la->qkv, la->atty, la->lse, a->datty, a->dqkv,
-                                     a->attn, m->workers);
-    linear32_backward(n, C, 3 * C, in, w.Wqkv, a->dqkv, dIn, g.Wqkv, NULL);
+    int status = linear32_backward(&a->mm, n, C, C, la->atty, w.Wo, dA, a->datty, g.Wo, NULL);
+    keep(&status, attn_train_backward(&as, la->qkv, la->atty, la->lse, a->datty, a->dqkv,
+                                      a->attn, m->workers));
+    keep(&status, linear32_backward(&a->mm, n, C, 3 * C, in, w.Wqkv, a->dqkv, dIn, g.Wqkv, NULL));
     return status;
 }
 
 /* dM: (n, C) at the MLP's output, h: its input -> dH: (n, C) += */
-static void mlp_backward32(gpt32 *m, size_t l, const float *h, const float *dM, float *dH)
+static int mlp_backward32(gpt32 *m, size_t l, const float *h, const float *dM, float *dH)
 {
     size_t n = m->B * m->T, C = m->shape.dim, hid = m->shape.hidden;
     block32 w = block_of(m, l, 0), g = block_of(m, l, 1);
     layer_acts *la = &m->a->layer[l];
     memset(m->a->dF, 0, n * hid * sizeof(float));
     memset(m->a->dZ, 0, n * hid * sizeof(float));
-    linear32_backward(n, hid, C, la->F, w.W2, dM, m->a->dF, g.W2, g.b2);
+    int status = linear32_backward(&m->a->mm, n, hid, C, la->F, w.W2, dM, m->a->dF, g.W2, g.b2);
     relu32_backward(n * hid, la->Z, m->a->dF, m->a->dZ);
-    linear32_backward(n, C, hid, h, w.W1, m->a->dZ, dH, g.W1, g.b1);
+    keep(&status, linear32_backward(&m->a->mm, n, C, hid, h, w.W1, m->a->dZ, dH, g.W1, g.b1));
+    return status;
 }
 
 /* block_forward32 read in reverse: dY: (n, C) -> dX: (n, C) += */
@@ -276,13 +294,13 @@ static int block_backward32(gpt32 *m, size_t l, const float *X, const float *dY,
     memset(a->dH, 0, bytes);
     if (m->shape.norm == BLOCK_PRE_NORM) {
         memcpy(a->dR1, dY, bytes); /* Y = R1 + M */
-        mlp_backward32(m, l, la->out2, dY, a->dH);
+        int status = mlp_backward32(m, l, la->out2, dY, a->dH);
         layernorm32_backward(n, C, la->R1, w.g2, la->mean2, la->rstd2, a->dH, a->dR1, g.g2,
                              g.b2n);
         for (size_t i = 0; i < n * C; i++) /* R1 = X + A */
             dX[i] += a->dR1[i];
         memset(a->dN, 0, bytes);
-        int status = attention_backward(m, l, la->out1, a->dR1, a->dN);
+        keep(&status, attention_backward(m, l, la->out1, a->dR1, a->dN));
         layernorm32_backward(n, C, X, w.g1, la->mean1, la->rstd1, a->dN, dX, g.g1, g.b1n);
         return status;
     }
@@ -290,12 +308,13 @@ static int block_backward32(gpt32 *m, size_t l, const float *X, const float *dY,
     memset(dR2, 0, bytes);
     layernorm32_backward(n, C, la->R2, w.g2, la->mean2, la->rstd2, dY, dR2, g.g2, g.b2n);
     memcpy(a->dH, dR2, bytes); /* R2 = H + M */
-    mlp_backward32(m, l, la->out1, dR2, a->dH);
+    int status = mlp_backward32(m, l, la->out1, dR2, a->dH);
     memset(a->dR1, 0, bytes);
     layernorm32_backward(n, C, la->R1, w.g1, la->mean1, la->rstd1, a->dH, a->dR1, g.g1, g.b1n);
     for (size_t i = 0; i < n * C; i++) /* R1 = X + A */
         dX[i] += a->dR1[i];
-    return attention_backward(m, l, X, a->dR1, dX);
+    keep(&status, attention_backward(m, l, X, a->dR1, dX));
+    return status;
 }
 
 int gpt32_backward(gpt32 *m, const size_t *x, const size_t *y)
@@ -305,18 +324,27 @@ int gpt32_backward(gpt32 *m, const size_t *x, const size_t *y)
     gpt32_acts *a = m->a;
     xent32_backward(n, s->vocab, a->probs, y, a->dlogits);
     memset(a->dX2, 0, n * C * sizeof(float));
-    linear32_backward(n, C, s->vocab, a->Hf, m->t[k + 2].value32, a->dlogits, a->dX2,
-                      m->t[k + 2].grad32, m->t[k + 3].grad32);
+    int status = linear32_backward(&a->mm, n, C, s->vocab, a->Hf, m->t[k + 2].value32,
+                                   a->dlogits, a->dX2, m->t[k + 2].grad32, m->t[k + 3].grad32);
     memset(a->dX, 0, n * C * sizeof(float));
     layernorm32_backward(n, C, a->X + L * n * C, m->t[k].value32, a->meanf, a->rstdf, a->dX2,
                          a->dX, m->t[k].grad32, m->t[k + 1].grad32);
-    int status = INVENT_OK;
     for (size_t l = L; l-- > 0 && status == INVENT_OK;) {
         memset(a->dX2, 0, n * C * sizeof(float));
-        status = block_backward32(m, l, a->X + l * n * C, a->dX, a->dX2);
+        keep(&status, block_backward32(m, l, a->X + l * n * C, a->dX, a->dX2));
         float *swap = a->dX;
         a->dX = a->dX2, a->dX2 = swap;
     }
     embedding32_backward(m->B, m->T, C, x, a->dX, m->t[0].grad32, m->t[1].grad32);
     return status;
+}
+
+int gpt32_train_forward(void *model, const size_t *x, const size_t *y, double *loss)
+{
+    return gpt32_forward(model, x, y, loss);
+}
+
+int gpt32_train_backward(void *model, const size_t *x, const size_t *y)
+{
+    return gpt32_backward(model, x, y);
 }

@@ -49,4 +49,8 @@ const float *gpt32_logits(const gpt32 *m);
 /* right after gpt32_forward(m, x, y, .): m->grads += the gradient of the loss */
 int gpt32_backward(gpt32 *m, const size_t *x, const size_t *y);
 
+/* model: a gpt32 -> gpt32_forward, gpt32_backward, as train_step (train_step.h) takes them */
+int gpt32_train_forward(void *model, const size_t *x, const size_t *y, double *loss);
+int gpt32_train_backward(void *model, const size_t *x, const size_t *y);
+
 #endif

@@ -3,31 +3,32 @@
 #include <math.h>
 #include <string.h>
 
-#include <gsl/gsl_cblas.h>
+#include "gemm32.h"
 
-void linear32_forward(size_t n, size_t k, size_t m, const float *in, const float *W,
-                      const float *b, float *out)
+int linear32_forward(const linear32_ctx *cx, size_t n, size_t k, size_t m, const float *in,
+                     const float *W, const float *b, float *out)
 {
-    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)n, (int)m, (int)k, 1.0f, in,
-                (int)k, W, (int)k, 0.0f, out, (int)m);
-    if (b)
-        for (size_t i = 0; i < n; i++)
-            for (size_t j = 0; j < m; j++)
-                out[i * m + j] += b[j];
+    for (size_t i = 0; i < n; i++) /* the bias first, then the product is added */
+        if (b)
+            memcpy(out + i * m, b, m * sizeof(float));
+        else
+            memset(out + i * m, 0, m * sizeof(float));
+    gemm32_args g = {n, m, k, in, k, 1, W, 1, k, out, m};
+    return gemm32(&g, cx->scratch, cx->workers);
 }
 
-void linear32_backward(size_t n, size_t k, size_t m, const float *in, const float *W,
-                       const float *dout, float *din, float *dW, float *db)
+int linear32_backward(const linear32_ctx *cx, size_t n, size_t k, size_t m, const float *in,
+                      const float *W, const float *dout, float *din, float *dW, float *db)
 {
-    if (din)
-        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)n, (int)k, (int)m, 1.0f,
-                    dout, (int)m, W, (int)k, 1.0f, din, (int)k);
-    cblas_sgemm(CblasRowMajor, CblasTrans, CblasNoTrans, (int)m, (int)k, (int)n, 1.0f, dout,
-                (int)m, in, (int)k, 1.0f, dW, (int)k);
-    if (db)
-        for (size_t i = 0; i < n; i++)
-            for (size_t j = 0; j < m; j++)
-                db[j] += dout[i * m + j];
+    gemm32_args dx = {n, k, m, dout, m, 1, W, k, 1, din, k};
+    gemm32_args dw = {m, k, n, dout, 1, m, in, k, 1, dW, k};
+    int status = din ? gemm32(&dx, cx->scratch, cx->workers) : 0;
+    if (status == 0)
+        status = gemm32(&dw, cx->scratch, cx->workers);
+    for (size_t i = 0; db && i < n; i++)
+        for (size_t j = 0; j < m; j++)
+            db[j] += dout[i * m + j];
+    return status;
 }
 
 void layernorm32_forward(size_t n, size_t d, const float *x, const float *gamma,

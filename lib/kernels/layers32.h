@@ -1,6 +1,6 @@
 /* The layers of the float32 training path (gpt32.h), each over a whole
  * batch of n = B*T rows at once, as llm.c writes them: the products through
- * cblas_sgemm, the rest as plain loops over rows. Every backward pass adds
+ * gemm32 (gemm32.h) on the workers, the rest as plain loops over rows. Every backward pass adds
  * its gradients to what the caller holds (linear.h's convention), and
  * nothing here allocates. The formulas are those of the float64 layers in
  * lib/model/ (linear.h, layernorm.h, activation.h, xent.h, embedding.h). */
@@ -9,14 +9,20 @@
 
 #include <stddef.h>
 
+/* Where the products run: gemm32's scratch (for widths up to its size) and threads. */
+typedef struct {
+    float *scratch;
+    int workers;
+} linear32_ctx;
+
 /* in: (n, k), W: (m, k), b: (m) or NULL -> out: (n, m) = in W^T + b */
-void linear32_forward(size_t n, size_t k, size_t m, const float *in, const float *W,
-                      const float *b, float *out);
+int linear32_forward(const linear32_ctx *cx, size_t n, size_t k, size_t m, const float *in,
+                     const float *W, const float *b, float *out);
 
 /* dout: (n, m) -> din: (n, k) += dout W (din NULL: skipped), dW: (m, k) += dout^T in,
  * db: (m) += column sums of dout (NULL: no bias) */
-void linear32_backward(size_t n, size_t k, size_t m, const float *in, const float *W,
-                       const float *dout, float *din, float *dW, float *db);
+int linear32_backward(const linear32_ctx *cx, size_t n, size_t k, size_t m, const float *in,
+                      const float *W, const float *dout, float *din, float *dW, float *db);
 
 /* x: (n, d) -> y: (n, d) = gamma (x - mean) rstd + beta, mean, rstd: (n) kept,
  * rstd = 1 / sqrt(var + eps) (the variance over d, two passes) */

@@ -31,5 +31,6 @@
 #include "tasks.h"
 #include "tensors.h"
 #include "train.h"
+#include "train_step.h"
 
 #endif

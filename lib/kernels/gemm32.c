@@ -1,0 +1,49 @@
+/* gemm32's driver: packs B one block of K at a time (by panels of the
+ * path's NR columns, zero past N) and shares the rows of C out between the
+ * workers as the path's items (gemm32_body.h). */
+#include "gemm32.h"
+
+#include "gemm32_job.h"
+#include "status.h"
+#include "vec_path.h"
+#include "workers.h"
+
+size_t gemm32_scratch(size_t n_max, int workers)
+{
+    size_t panels = (n_max + GEMM_NR_MAX - 1) / GEMM_NR_MAX + 1; /* any NR <= GEMM_NR_MAX */
+    return GEMM_KC * panels * GEMM_NR_MAX + (size_t)(workers > 0 ? workers : 1) * GEMM_KC * GEMM_MR_MAX;
+}
+
+/* B's rows k0 .. k0+kc-1 -> bp: (panels, kc, nr) */
+static void pack_b(const gemm32_args *g, size_t k0, size_t kc, size_t nr, float *bp)
+{
+    size_t panels = (g->N + nr - 1) / nr;
+    for (size_t q = 0; q < panels; q++)
+        for (size_t p = 0; p < kc; p++) {
+            const float *row = g->b + (k0 + p) * g->b_rs;
+            float *out = bp + (q * kc + p) * nr;
+            for (size_t c = 0; c < nr; c++) {
+                size_t col = q * nr + c;
+                out[c] = col < g->N ? row[col * g->b_cs] : 0.0f;
+            }
+        }
+}
+
+int gemm32(const gemm32_args *g, float *scratch, int workers)
+{
+    int status = INVENT_OK;
+    const vec_path *path = vec_path_current(&status);
+    if (!path)
+        return status;
+    if (g->M == 0 || g->N == 0)
+        return INVENT_OK;
+    size_t panels = (g->N + GEMM_NR_MAX - 1) / GEMM_NR_MAX + 1;
+    gemm32_job j = {.g = g, .bp = scratch, .ap = scratch + GEMM_KC * panels * GEMM_NR_MAX};
+    size_t items = (g->M + GEMM_ROW_BLOCK - 1) / GEMM_ROW_BLOCK;
+    for (size_t k0 = 0; k0 < g->K && status == INVENT_OK; k0 += GEMM_KC) {
+        j.k0 = k0, j.kc = g->K - k0 < GEMM_KC ? g->K - k0 : GEMM_KC;
+        pack_b(g, k0, j.kc, path->gemm_nr, scratch);
+        status = workers_run(items, workers, path->gemm_item, &j);
+    }
+    return status;
+}
