@@ -3,7 +3,7 @@
 same model timed in PyTorch for `make bench-train`.
 
 usage: check_training.py DIR [TOLERANCE]
-       check_training.py --bench CSV L H D T B STEPS THREADS
+       check_training.py --bench CSV L H D T B STEPS THREADS [VOCAB]
 
 DIR is what `ch13_language_model --dump DIR` writes: init/ and after/ (the
 weights before the first step and after the last checked one, one .npy per
@@ -16,9 +16,9 @@ matrices only) and torch.nn.utils.clip_grad_norm_. Every step's loss and
 every tensor after the last step are compared with C's; the exit status is
 1 if a relative difference exceeds the tolerance (default 1e-9).
 
-With --bench it times training steps of the same model on random tokens,
-in float32 and float64, and appends one line per precision to CSV (the
-columns of bench/bench_train.c).
+With --bench it times training steps of the same model on random tokens in
+float32, eager (the median of each part over STEPS steps after a warm-up),
+and appends one line to CSV (the columns of bench/bench_train.c).
 """
 import math
 import os
@@ -171,28 +171,46 @@ def random_model(cfg, dtype, generator):
             for n, s in shapes.items()}
 
 
-def bench(csv, layers, heads, dim, context, batch, steps, threads):
+def timed_step(p, cfg, opt, batch, rate, clip):
+    """train_step's work, timed in its three parts (seconds)."""
+    t0 = time.perf_counter()
+    ids, targets = batch[:, :-1], batch[:, 1:]
+    opt.zero_grad()
+    loss = F.cross_entropy(forward(p, cfg, ids).reshape(-1, cfg["vocab"]), targets.reshape(-1))
+    t1 = time.perf_counter()
+    loss.backward()
+    t2 = time.perf_counter()
+    torch.nn.utils.clip_grad_norm_(list(p.values()), clip)
+    for group in opt.param_groups:
+        group["lr"] = rate
+    opt.step()
+    return t1 - t0, t2 - t1, time.perf_counter() - t2
+
+
+def bench(csv, layers, heads, dim, context, batch, steps, threads, vocab=114):
+    """PyTorch float32 eager on the model of bench_train.c: the medians over `steps`
+    timed steps after one warm-up, in bench_train.c's columns."""
     torch.set_num_threads(threads)
-    cfg = dict(vocab=114, context=context, dim=dim, heads=heads, layers=layers,
+    cfg = dict(vocab=vocab, context=context, dim=dim, heads=heads, layers=layers,
                hidden=4 * dim, post=False)
+    torch.set_default_dtype(torch.float32)
+    gen = torch.Generator().manual_seed(1)
+    p = random_model(cfg, torch.float32, gen)
+    opt = optimiser(p, 0.9, 0.99, 1e-8, 0.1)
+    data = torch.randint(0, vocab, (steps + 1, batch, context + 1), generator=gen)
+    timed_step(p, cfg, opt, data[0], 1e-3, 1.0)  # warm-up, not timed
+    parts = np.array([timed_step(p, cfg, opt, data[s + 1], 1e-3, 1.0) for s in range(steps)])
+    fwd, bwd, optim = (float(np.median(parts[:, k])) for k in range(3))
+    step = float(np.median(parts.sum(axis=1)))
+    tokens = batch * context / step
     with open(csv, "a") as out:
-        for dtype, label in ((torch.float32, "float32"), (torch.float64, "float64")):
-            torch.set_default_dtype(dtype)
-            gen = torch.Generator().manual_seed(1)
-            p = random_model(cfg, dtype, gen)
-            opt = optimiser(p, 0.9, 0.99, 1e-8, 0.1)
-            data = torch.randint(0, cfg["vocab"], (steps + 2, batch, context + 1), generator=gen)
-            train_step(p, cfg, opt, data[0], 1e-3, 1.0)  # warm-up, not timed
-            t0, c0 = time.perf_counter(), time.process_time()
-            for s in range(steps):
-                train_step(p, cfg, opt, data[s + 1], 1e-3, 1.0)
-            per = (time.perf_counter() - t0) / steps
-            cpu = (time.process_time() - c0) / steps
-            out.write("pytorch %s,%s,%d,%d,%d,%d,%d,%d,,,,%.3f,%.0f,%d,%.3f\n"
-                      % (torch.__version__, label, threads, layers, dim, heads, context, batch,
-                         1e3 * per, batch * context / per, peak_mb(), 1e3 * cpu))
-            print("PyTorch %s %s: %.1f ms a step, %.0f tokens/s; %.1f ms of CPU a step"
-                  % (torch.__version__, label, 1e3 * per, batch * context / per, 1e3 * cpu))
+        out.write("pytorch %s,float32,%d,%d,%d,%d,%d,%d,%.3f,%.3f,%.3f,%.3f,%.0f,%d,,\n"
+                  % (torch.__version__, threads, layers, dim, heads, context, batch,
+                     1e3 * fwd, 1e3 * bwd, 1e3 * optim, 1e3 * step, tokens, peak_mb()))
+    print("  PyTorch %s float32 eager (%d threads): %.1f ms a step (forward %.1f, backward %.1f, "
+          "optimiser %.1f), %.0f tokens/s, peak memory %d MB"
+          % (torch.__version__, threads, 1e3 * step, 1e3 * fwd, 1e3 * bwd, 1e3 * optim, tokens,
+             peak_mb()))
     return 0
 
 
@@ -202,7 +220,7 @@ def peak_mb():
 
 
 if __name__ == "__main__":
-    if len(sys.argv) == 10 and sys.argv[1] == "--bench":
+    if len(sys.argv) in (10, 11) and sys.argv[1] == "--bench":
         sys.exit(bench(sys.argv[2], *(int(v) for v in sys.argv[3:])))
     if len(sys.argv) not in (2, 3):
         sys.exit(__doc__)

@@ -10,8 +10,9 @@
 
 size_t gemm32_scratch(size_t n_max, int workers)
 {
+    (void)workers; /* the workers read A in place: no scratch of their own */
     size_t panels = (n_max + GEMM_NR_MAX - 1) / GEMM_NR_MAX + 1; /* any NR <= GEMM_NR_MAX */
-    return GEMM_KC * panels * GEMM_NR_MAX + (size_t)(workers > 0 ? workers : 1) * GEMM_KC * GEMM_MR_MAX;
+    return GEMM_KC * panels * GEMM_NR_MAX;
 }
 
 /* B's rows k0 .. k0+kc-1 -> bp: (panels, kc, nr) */
@@ -37,8 +38,7 @@ int gemm32(const gemm32_args *g, float *scratch, int workers)
         return status;
     if (g->M == 0 || g->N == 0)
         return INVENT_OK;
-    size_t panels = (g->N + GEMM_NR_MAX - 1) / GEMM_NR_MAX + 1;
-    gemm32_job j = {.g = g, .bp = scratch, .ap = scratch + GEMM_KC * panels * GEMM_NR_MAX};
+    gemm32_job j = {.g = g, .bp = scratch};
     size_t items = (g->M + GEMM_ROW_BLOCK - 1) / GEMM_ROW_BLOCK;
     for (size_t k0 = 0; k0 < g->K && status == INVENT_OK; k0 += GEMM_KC) {
         j.k0 = k0, j.kc = g->K - k0 < GEMM_KC ? g->K - k0 : GEMM_KC;

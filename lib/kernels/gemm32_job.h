@@ -7,15 +7,13 @@
 
 #include "gemm32.h"
 
-#define GEMM_MR_MAX 8    /* the most rows of a register block, on any path */
-#define GEMM_NR_MAX 32   /* the most columns */
+#define GEMM_NR_MAX 32   /* the most columns of a register block, on any path */
 #define GEMM_ROW_BLOCK 32 /* rows of C per work item (a multiple of every path's MR) */
 
 typedef struct {
     const gemm32_args *g;
     size_t k0, kc;     /* this block of K */
     const float *bp;   /* (panels, kc, NR): B's rows k0.. packed by panels of NR columns */
-    float *ap;         /* per worker: (kc, MR) the rows of A in use */
 } gemm32_job;
 
 #endif

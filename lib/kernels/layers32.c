@@ -71,15 +71,43 @@ void layernorm32_backward(size_t n, size_t d, const float *x, const float *gamma
     }
 }
 
+/* Four floats at a time, without branches (the signs are a coin toss, which a
+ * branch predicts badly): SSE2 on x86-64, plain C elsewhere. */
+typedef float v4 __attribute__((vector_size(16)));
+typedef int v4i __attribute__((vector_size(16)));
+
+static v4 load4(const float *p)
+{
+    v4 v;
+    memcpy(&v, p, sizeof v);
+    return v;
+}
+
+/* x where keep > 0, else 0 */
+static v4 where_positive(v4 keep, v4 x)
+{
+    return (v4)((v4i)x & (keep > (v4){0}));
+}
+
 void relu32_forward(size_t count, const float *z, float *f)
 {
-    for (size_t i = 0; i < count; i++)
+    size_t i = 0;
+    for (; i + 4 <= count; i += 4) {
+        v4 x = load4(z + i), y = where_positive(x, x);
+        memcpy(f + i, &y, sizeof y);
+    }
+    for (; i < count; i++)
         f[i] = z[i] > 0.0f ? z[i] : 0.0f;
 }
 
 void relu32_backward(size_t count, const float *z, const float *df, float *dz)
 {
-    for (size_t i = 0; i < count; i++)
+    size_t i = 0;
+    for (; i + 4 <= count; i += 4) {
+        v4 y = load4(dz + i) + where_positive(load4(z + i), load4(df + i));
+        memcpy(dz + i, &y, sizeof y);
+    }
+    for (; i < count; i++)
         dz[i] += z[i] > 0.0f ? df[i] : 0.0f;
 }
 
