@@ -140,18 +140,34 @@ void gpt32_free(gpt32 *m)
     free(m);
 }
 
+static int same_shape(const gpt_shape *a, const gpt_shape *b)
+{
+    return a->vocab == b->vocab && a->context == b->context && a->dim == b->dim &&
+           a->heads == b->heads && a->layers == b->layers && a->hidden == b->hidden &&
+           a->norm == b->norm;
+}
+
 int gpt32_from64(gpt32 *m, const gpt_weights *w)
 {
-    const gpt_shape *a = &w->shape, *b = &m->shape;
-    if (a->vocab != b->vocab || a->context != b->context || a->dim != b->dim ||
-        a->heads != b->heads || a->layers != b->layers || a->hidden != b->hidden ||
-        a->norm != b->norm)
+    if (!same_shape(&w->shape, &m->shape))
         return INVENT_ESHAPE;
     tensor_ref t[m->count];
     gpt_tensors((gpt_weights *)w, NULL, t);
     for (size_t k = 0; k < m->count; k++)
         for (size_t i = 0; i < t[k].size; i++)
             m->t[k].value32[i] = (float)t[k].value[i];
+    return INVENT_OK;
+}
+
+int gpt32_to64(const gpt32 *m, gpt_weights *w)
+{
+    if (!same_shape(&w->shape, &m->shape))
+        return INVENT_ESHAPE;
+    tensor_ref t[m->count];
+    gpt_tensors(w, NULL, t);
+    for (size_t k = 0; k < m->count; k++)
+        for (size_t i = 0; i < t[k].size; i++)
+            t[k].value[i] = (double)m->t[k].value32[i];
     return INVENT_OK;
 }
 

@@ -39,6 +39,9 @@ void gpt32_free(gpt32 *m);
 /* w: float64 weights of m's shape -> m's weights, each rounded to float32 */
 int gpt32_from64(gpt32 *m, const gpt_weights *w);
 
+/* m -> w: float64 weights of m's shape, each m's number exactly */
+int gpt32_to64(const gpt32 *m, gpt_weights *w);
+
 /* x: (B*T) tokens, y: (B*T) next tokens or NULL -> the logits (gpt32_logits)
  * and, with y, *loss: the mean cross-entropy */
 int gpt32_forward(gpt32 *m, const size_t *x, const size_t *y, double *loss);
