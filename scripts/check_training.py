@@ -10,11 +10,15 @@ weights before the first step and after the last checked one, one .npy per
 tensor, with shape.npy and vocab.npy), batches.npy (steps, B, T + 1 token
 ids), rates.npy (the learning rate of each step), losses.npy (the loss C
 computed at each step) and config.npy (beta1, beta2, eps, weight decay,
-clipping norm, B, T, steps, post-norm). The model is written here from the
-same formulas, in float64, with torch.optim.AdamW (weight decay on the
-matrices only) and torch.nn.utils.clip_grad_norm_. Every step's loss and
-every tensor after the last step are compared with C's; the exit status is
-1 if a relative difference exceeds the tolerance (default 1e-9).
+clipping norm, B, T, steps, post-norm); and for the float32 path after32/,
+losses32.npy and grads32.npy (its gradient at step 0, every tensor end to
+end). The model is written here from the same formulas, with
+torch.optim.AdamW (weight decay on the matrices only) and
+torch.nn.utils.clip_grad_norm_. In float64, every step's loss and every
+tensor after the last step are compared with C's float64 path (tolerance
+default 1e-9, relative); in float32, the losses, the gradient at step 0 and
+the change of the weights with C's float32 path (tolerances in check32).
+The exit status is 1 if any exceeds its tolerance.
 
 With --bench it times training steps of the same model on random tokens in
 float32, eager (the median of each part over STEPS steps after a warm-up),
@@ -145,6 +149,69 @@ def replay(directory, skip=None, verbose=False):
     return worst_loss, worst_param, where, int(steps)
 
 
+def float32_run(directory, skip=None):
+    """The float32 path's steps in PyTorch float32 -> the largest relative difference of a
+    loss, the worst relative norm of a tensor's gradient at step 0, and what the steps changed
+    in the weights against what C's changed (relative norm of the difference)."""
+    torch.set_default_dtype(torch.float32)
+    p, cfg = load_weights(os.path.join(directory, "init"), torch.float32)
+    init = {n: t.detach().clone() for n, t in p.items()}
+    beta1, beta2, eps, decay, clip, _, _, steps, _ = np.load(os.path.join(directory, "config.npy"))
+    batches = torch.tensor(np.load(os.path.join(directory, "batches.npy")), dtype=torch.long)
+    rates = np.load(os.path.join(directory, "rates.npy"))
+    c_losses = np.load(os.path.join(directory, "losses32.npy"))
+    c_grads = np.load(os.path.join(directory, "grads32.npy"))
+    ids, targets = batches[0][:, :-1], batches[0][:, 1:]
+    F.cross_entropy(forward(p, cfg, ids).reshape(-1, cfg["vocab"]), targets.reshape(-1)).backward()
+    worst_grad, at = 0.0, 0
+    for name, t in p.items():
+        want = t.grad.detach().numpy().ravel()
+        got = c_grads[at:at + want.size]
+        at += want.size
+        worst_grad = max(worst_grad, float(np.linalg.norm(got - want) / np.linalg.norm(want)))
+        t.grad = None
+    opt = optimiser(p, beta1, beta2, eps, decay)
+    worst_loss = 0.0
+    for s in range(int(steps)):
+        if s == skip:
+            continue
+        loss = train_step(p, cfg, opt, batches[s], float(rates[s]), float(clip))
+        worst_loss = max(worst_loss, abs(loss - c_losses[s]) / abs(c_losses[s]))
+    diff = moved = 0.0
+    for name, t in p.items():
+        c_after = np.load(os.path.join(directory, "after32", name + ".npy"))
+        start = init[name].numpy().astype(np.float64)
+        torch_after = t.detach().numpy().astype(np.float64)
+        diff += float(np.sum((c_after - torch_after) ** 2))
+        moved += float(np.sum((torch_after - start) ** 2))
+    return worst_loss, worst_grad, math.sqrt(diff / moved), int(steps)
+
+
+def check32(directory):
+    """The float32 comparison, llm.c's test_gpt2 for this model. Tolerances: a loss within
+    1e-5 (relative); each tensor's gradient at the initial weights within 1e-4 (relative norm:
+    both sides are float32 sums of up to B*T terms, some 1e-6 from the exact value); and the
+    weights' change over the steps within 1e-2 (relative norm), the bound of chapter 13's
+    G1 against the float64 path, for the same reason: AdamW moves an entry by about the rate
+    whatever the size of its gradient, so an entry whose gradient is 0 on one side and a
+    rounding error on the other moves on one side only."""
+    loss, grad, change, steps = float32_run(directory)
+    print("float32: largest relative difference of a loss over %d steps: %.2e (bound 1e-5)"
+          % (steps, loss))
+    print("float32: worst relative difference of a tensor's gradient at step 0: %.2e (bound 1e-4)"
+          % grad)
+    print("float32: what the steps changed, C against PyTorch (relative norm): %.2e (bound 1e-2)"
+          % change)
+    ok = loss <= 1e-5 and grad <= 1e-4 and change <= 1e-2
+    print("float32 %s: PyTorch float32 %s the C float32 path" % ("PASS" if ok else "FAIL",
+                                                                 "repeats" if ok else "does not repeat"))
+    _, _, control, _ = float32_run(directory, skip=steps // 2)
+    holds = control <= 1e-2
+    print("   control (PyTorch float32 leaves out step %d): change against C %.3g: %s"
+          % (steps // 2, control, "HOLDS, a defect" if holds else "fails, as it should"))
+    return ok and not holds
+
+
 def check(directory, tolerance):
     worst_loss, worst_param, where, steps = replay(directory, verbose=True)
     print("largest relative difference of a loss over %d steps: %.2e" % (steps, worst_loss))
@@ -156,7 +223,8 @@ def check(directory, tolerance):
     holds = control <= tolerance
     print("   control (PyTorch leaves out step %d): largest tensor difference %.3g (%s): %s"
           % (steps // 2, control, where, "HOLDS, a defect" if holds else "fails, as it should"))
-    return 0 if ok and not holds else 1
+    ok32 = check32(directory)
+    return 0 if ok and not holds and ok32 else 1
 
 
 def random_model(cfg, dtype, generator):
