@@ -188,16 +188,15 @@ static double train_one(const run *r, ablation a, unsigned long seed, size_t ste
     size_t *x = SCOPE_KEEP(sc, calloc(B * T, sizeof(size_t)), free);
     size_t *y = SCOPE_KEEP(sc, calloc(B * T, sizeof(size_t)), free);
     size_t *starts = SCOPE_KEEP(sc, calloc(B, sizeof(size_t)), free);
-    adamw *opt = optimiser(sc, m->train, m->n_train);
-    lr_schedule sch = schedule(s, steps);
+    ablated_batch batch = {m, tr};
+    step_plan plan = {.model = &batch, .forward = ablated_batch_forward,
+                      .backward = ablated_batch_backward, .t = m->train, .count = m->n_train,
+                      .opt = optimiser(sc, m->train, m->n_train), .sch = schedule(s, steps),
+                      .clip = CLIP};
     for (size_t step = 0; step < steps; step++) {
-        double loss;
         chapter_must(corpus_draw(r->text, CORPUS_TRAIN, B, T, rng, starts), "drawing a batch");
         corpus_window(r->text, starts, B, T, x, y);
-        chapter_must(ablated_forward(m, x, y, tr, 1, &loss), "the forward pass");
-        chapter_must(ablated_backward(m, x, y, tr), "the backward pass");
-        grad_clip(m->train, m->n_train, CLIP);
-        chapter_must(adamw_step(opt, m->train, m->n_train, lr_at(&sch, step)), "AdamW");
+        chapter_must(train_step(&plan, step, x, y, NULL), "a training step");
     }
     *gain = leak(r, m, tr, x, y);
     double held = mean_loss(r, m, tr, r->valid, 0, x, y);
@@ -244,18 +243,15 @@ static double train_recurrent(const run *r, unsigned long seed, size_t steps, si
     size_t *x = SCOPE_KEEP(sc, calloc(B * T, sizeof(size_t)), free);
     size_t *y = SCOPE_KEEP(sc, calloc(B * T, sizeof(size_t)), free);
     size_t *starts = SCOPE_KEEP(sc, calloc(B, sizeof(size_t)), free);
-    adamw *opt = optimiser(sc, t, RNN_LM_TENSORS);
-    lr_schedule sch = schedule(r->s, steps);
+    rnn_lm_batch batch = {w, g, tr};
+    step_plan plan = {.model = &batch, .forward = rnn_lm_batch_forward,
+                      .backward = rnn_lm_batch_backward, .t = t, .count = RNN_LM_TENSORS,
+                      .opt = optimiser(sc, t, RNN_LM_TENSORS), .sch = schedule(r->s, steps),
+                      .clip = CLIP};
     for (size_t step = 0; step < steps; step++) {
-        double loss;
         chapter_must(corpus_draw(r->text, CORPUS_TRAIN, B, T, rng, starts), "drawing a batch");
         corpus_window(r->text, starts, B, T, x, y);
-        chapter_must(rnn_lm_forward(w, x, y, tr, &loss), "the forward pass");
-        for (size_t k = 0; k < RNN_LM_TENSORS; k++)
-            memset(t[k].grad, 0, t[k].size * sizeof(double));
-        chapter_must(rnn_lm_backward(w, x, y, tr, g), "the backward pass");
-        grad_clip(t, RNN_LM_TENSORS, CLIP);
-        chapter_must(adamw_step(opt, t, RNN_LM_TENSORS, lr_at(&sch, step)), "AdamW");
+        chapter_must(train_step(&plan, step, x, y, NULL), "a training step");
     }
     double held = recurrent_loss(r, w, tr, r->valid, x, y);
     scope_close(sc);

@@ -1,6 +1,7 @@
 /* Layer "model": the pieces of the derivation in double precision: the recurrent
  * cell, scores, weights made on the fly, the bilinear form and its factors,
- * softmax and mask, attention, heads, the MLP, layer norm, the block. May
+ * softmax and mask, attention, heads, the MLP, layer norm, the block, and the
+ * GPT that stacks it (gpt.h) with its list of named tensors (tensors.h). May
  * include core and runtime. */
 #ifndef INVENT_LAYER_MODEL_H
 #define INVENT_LAYER_MODEL_H
@@ -14,6 +15,7 @@
 #include "dynamic_weights.h"
 #include "embedding.h"
 #include "factor.h"
+#include "gpt.h"
 #include "heads.h"
 #include "kvcache.h"
 #include "layernorm.h"
@@ -27,6 +29,7 @@
 #include "score.h"
 #include "softmax.h"
 #include "softmax_jacobian.h"
+#include "tensors.h"
 #include "weight_family.h"
 #include "xent.h"
 
