@@ -12,6 +12,8 @@
  * variant's differences (0.15 and 0.64) are far above them. */
 #include <criterion/criterion.h>
 #include <math.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include <gsl/gsl_randist.h>
 
@@ -103,4 +105,38 @@ Test(gpt32, one_block_without_its_mask_is_caught)
 {
     gaps e = compare(small, 1, 3, 70, 1);
     cr_assert(e.logits > 1e-3 && e.grad > 1e-3, "logits %g, gradients %g", e.logits, e.grad);
+}
+
+/* one forward and backward pass of a fresh model at seed 3 with `workers` threads ->
+ * the loss; grads: (m->n) the gradient */
+static double pass_with(size_t workers, float *grads)
+{
+    gsl_rng *r = rng_new(3);
+    gpt_weights *w = gpt_new(&small, r);
+    gpt32 *m = gpt32_new(&small, 4, 40);
+    cr_assert(w && m);
+    m->workers = (int)workers;
+    size_t x[160], y[160];
+    for (size_t i = 0; i < 160; i++)
+        x[i] = gsl_rng_uniform_int(r, small.vocab), y[i] = gsl_rng_uniform_int(r, small.vocab);
+    double loss;
+    cr_assert_eq(gpt32_from64(m, w), INVENT_OK);
+    cr_assert_eq(gpt32_forward(m, x, y, &loss), INVENT_OK);
+    cr_assert_eq(gpt32_backward(m, x, y), INVENT_OK);
+    memcpy(grads, m->grads, m->n * sizeof(float));
+    gpt32_free(m);
+    gpt_free(w);
+    gsl_rng_free(r);
+    return loss;
+}
+
+Test(gpt32, the_same_numbers_whatever_the_thread_count)
+{
+    size_t n = gpt_param_count(&small);
+    float *one = calloc(n, sizeof(float)), *two = calloc(n, sizeof(float));
+    cr_assert(one && two);
+    cr_assert_eq(pass_with(1, one), pass_with(2, two));
+    cr_assert_eq(memcmp(one, two, n * sizeof(float)), 0, "1 and 2 threads differ");
+    free(one);
+    free(two);
 }
