@@ -3,6 +3,8 @@
  * workers as the path's items (gemm32_body.h). */
 #include "gemm32.h"
 
+#include <string.h>
+
 #include "gemm32_job.h"
 #include "status.h"
 #include "vec_path.h"
@@ -15,19 +17,26 @@ size_t gemm32_scratch(size_t n_max, int workers)
     return GEMM_KC * panels * GEMM_NR_MAX;
 }
 
-/* B's rows k0 .. k0+kc-1 -> bp: (panels, kc, nr) */
+/* B's rows k0 .. k0+kc-1 -> bp: (panels, kc, nr), zero past N; read along B's
+ * contiguous direction (rows when b_cs is 1, columns otherwise) */
 static void pack_b(const gemm32_args *g, size_t k0, size_t kc, size_t nr, float *bp)
 {
     size_t panels = (g->N + nr - 1) / nr;
-    for (size_t q = 0; q < panels; q++)
-        for (size_t p = 0; p < kc; p++) {
-            const float *row = g->b + (k0 + p) * g->b_rs;
-            float *out = bp + (q * kc + p) * nr;
-            for (size_t c = 0; c < nr; c++) {
-                size_t col = q * nr + c;
-                out[c] = col < g->N ? row[col * g->b_cs] : 0.0f;
+    for (size_t q = 0; q < panels; q++) {
+        float *out = bp + q * kc * nr;
+        size_t cols = g->N - q * nr < nr ? g->N - q * nr : nr;
+        if (cols < nr)
+            memset(out, 0, kc * nr * sizeof(float));
+        if (g->b_cs == 1)
+            for (size_t p = 0; p < kc; p++)
+                memcpy(out + p * nr, g->b + (k0 + p) * g->b_rs + q * nr, cols * sizeof(float));
+        else
+            for (size_t c = 0; c < cols; c++) {
+                const float *col = g->b + k0 * g->b_rs + (q * nr + c) * g->b_cs;
+                for (size_t p = 0; p < kc; p++)
+                    out[p * nr + c] = col[p * g->b_rs];
             }
-        }
+    }
 }
 
 int gemm32(const gemm32_args *g, float *scratch, int workers)

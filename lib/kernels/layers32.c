@@ -4,6 +4,33 @@
 #include <string.h>
 
 #include "gemm32.h"
+#include "workers.h"
+
+#define ROWS_CHUNK 32 /* rows per work item of the row-wise layers (fixed: the same sums whatever the threads) */
+
+/* A row-wise layer: fn(args, lo, hi) does rows lo .. hi-1. */
+typedef struct {
+    void (*fn)(const void *args, size_t lo, size_t hi);
+    const void *args;
+    size_t n;
+} rows_job;
+
+static int rows_item(void *ctx, size_t item, int worker)
+{
+    const rows_job *j = ctx;
+    size_t lo = item * ROWS_CHUNK, hi = lo + ROWS_CHUNK < j->n ? lo + ROWS_CHUNK : j->n;
+    (void)worker;
+    j->fn(j->args, lo, hi);
+    return 0;
+}
+
+/* rows 0 .. n-1 of a row-wise layer, in chunks shared out between cx's workers */
+static void rows_run(const linear32_ctx *cx, size_t n, void (*fn)(const void *, size_t, size_t),
+                     const void *args)
+{
+    rows_job j = {fn, args, n};
+    workers_run((n + ROWS_CHUNK - 1) / ROWS_CHUNK, cx->workers, rows_item, &j);
+}
 
 int linear32_forward(const linear32_ctx *cx, size_t n, size_t k, size_t m, const float *in,
                      const float *W, const float *b, float *out)
@@ -31,44 +58,77 @@ int linear32_backward(const linear32_ctx *cx, size_t n, size_t k, size_t m, cons
     return status;
 }
 
-void layernorm32_forward(size_t n, size_t d, const float *x, const float *gamma,
-                         const float *beta, float eps, float *y, float *mean, float *rstd)
+typedef struct {
+    size_t d;
+    const float *x, *gamma, *beta;
+    float eps, *y, *mean, *rstd;
+} ln_forward_args;
+
+static void ln_forward_rows(const void *args, size_t lo, size_t hi)
 {
-    for (size_t i = 0; i < n; i++) {
-        const float *xi = x + i * d;
+    const ln_forward_args *a = args;
+    size_t d = a->d;
+    for (size_t i = lo; i < hi; i++) {
+        const float *xi = a->x + i * d;
         float mu = 0.0f, var = 0.0f;
         for (size_t j = 0; j < d; j++)
             mu += xi[j];
         mu /= (float)d;
         for (size_t j = 0; j < d; j++)
             var += (xi[j] - mu) * (xi[j] - mu);
-        float inv = 1.0f / sqrtf(var / (float)d + eps);
+        float inv = 1.0f / sqrtf(var / (float)d + a->eps);
         for (size_t j = 0; j < d; j++)
-            y[i * d + j] = gamma[j] * ((xi[j] - mu) * inv) + beta[j];
-        mean[i] = mu, rstd[i] = inv;
+            a->y[i * d + j] = a->gamma[j] * ((xi[j] - mu) * inv) + a->beta[j];
+        a->mean[i] = mu, a->rstd[i] = inv;
     }
 }
 
-void layernorm32_backward(size_t n, size_t d, const float *x, const float *gamma,
-                          const float *mean, const float *rstd, const float *dy, float *dx,
-                          float *dgamma, float *dbeta)
+void layernorm32_forward(const linear32_ctx *cx, size_t n, size_t d, const float *x,
+                         const float *gamma, const float *beta, float eps, float *y, float *mean,
+                         float *rstd)
 {
-    for (size_t i = 0; i < n; i++) {
-        const float *xi = x + i * d, *dyi = dy + i * d;
-        float mu = mean[i], inv = rstd[i], g_mean = 0.0f, gx_mean = 0.0f;
+    ln_forward_args a = {d, x, gamma, beta, eps, y, mean, rstd};
+    rows_run(cx, n, ln_forward_rows, &a);
+}
+
+typedef struct {
+    size_t d;
+    const float *x, *gamma, *mean, *rstd, *dy;
+    float *dx;
+} ln_backward_args;
+
+/* rows lo..hi-1 of dx += (gamma dy - mean(gamma dy) - xhat mean(gamma dy xhat)) rstd */
+static void ln_backward_rows(const void *args, size_t lo, size_t hi)
+{
+    const ln_backward_args *a = args;
+    size_t d = a->d;
+    for (size_t i = lo; i < hi; i++) {
+        const float *xi = a->x + i * d, *dyi = a->dy + i * d;
+        float mu = a->mean[i], inv = a->rstd[i], g_mean = 0.0f, gx_mean = 0.0f;
         for (size_t j = 0; j < d; j++) {
-            float xhat = (xi[j] - mu) * inv, g = gamma[j] * dyi[j];
+            float g = a->gamma[j] * dyi[j];
             g_mean += g;
-            gx_mean += g * xhat;
-            dbeta[j] += dyi[j];
-            dgamma[j] += dyi[j] * xhat;
+            gx_mean += g * ((xi[j] - mu) * inv);
         }
         g_mean /= (float)d, gx_mean /= (float)d;
         for (size_t j = 0; j < d; j++) {
             float xhat = (xi[j] - mu) * inv;
-            dx[i * d + j] += (gamma[j] * dyi[j] - g_mean - xhat * gx_mean) * inv;
+            a->dx[i * d + j] += (a->gamma[j] * dyi[j] - g_mean - xhat * gx_mean) * inv;
         }
     }
+}
+
+void layernorm32_backward(const linear32_ctx *cx, size_t n, size_t d, const float *x,
+                          const float *gamma, const float *mean, const float *rstd,
+                          const float *dy, float *dx, float *dgamma, float *dbeta)
+{
+    ln_backward_args a = {d, x, gamma, mean, rstd, dy, dx};
+    rows_run(cx, n, ln_backward_rows, &a);
+    for (size_t i = 0; i < n; i++) /* the sums over rows, in row order */
+        for (size_t j = 0; j < d; j++) {
+            dbeta[j] += dy[i * d + j];
+            dgamma[j] += dy[i * d + j] * ((x[i * d + j] - mean[i]) * rstd[i]);
+        }
 }
 
 /* Four floats at a time, without branches (the signs are a coin toss, which a
@@ -89,26 +149,47 @@ static v4 where_positive(v4 keep, v4 x)
     return (v4)((v4i)x & (keep > (v4){0}));
 }
 
-void relu32_forward(size_t count, const float *z, float *f)
+typedef struct {
+    size_t width;
+    const float *z, *df;
+    float *f, *dz;
+} relu_args;
+
+static void relu_forward_rows(const void *args, size_t lo, size_t hi)
 {
-    size_t i = 0;
-    for (; i + 4 <= count; i += 4) {
-        v4 x = load4(z + i), y = where_positive(x, x);
-        memcpy(f + i, &y, sizeof y);
+    const relu_args *a = args;
+    size_t i = lo * a->width, end = hi * a->width;
+    for (; i + 4 <= end; i += 4) {
+        v4 x = load4(a->z + i), y = where_positive(x, x);
+        memcpy(a->f + i, &y, sizeof y);
     }
-    for (; i < count; i++)
-        f[i] = z[i] > 0.0f ? z[i] : 0.0f;
+    for (; i < end; i++)
+        a->f[i] = a->z[i] > 0.0f ? a->z[i] : 0.0f;
 }
 
-void relu32_backward(size_t count, const float *z, const float *df, float *dz)
+static void relu_backward_rows(const void *args, size_t lo, size_t hi)
 {
-    size_t i = 0;
-    for (; i + 4 <= count; i += 4) {
-        v4 y = load4(dz + i) + where_positive(load4(z + i), load4(df + i));
-        memcpy(dz + i, &y, sizeof y);
+    const relu_args *a = args;
+    size_t i = lo * a->width, end = hi * a->width;
+    for (; i + 4 <= end; i += 4) {
+        v4 y = load4(a->dz + i) + where_positive(load4(a->z + i), load4(a->df + i));
+        memcpy(a->dz + i, &y, sizeof y);
     }
-    for (; i < count; i++)
-        dz[i] += z[i] > 0.0f ? df[i] : 0.0f;
+    for (; i < end; i++)
+        a->dz[i] += a->z[i] > 0.0f ? a->df[i] : 0.0f;
+}
+
+void relu32_forward(const linear32_ctx *cx, size_t n, size_t width, const float *z, float *f)
+{
+    relu_args a = {.width = width, .z = z, .f = f};
+    rows_run(cx, n, relu_forward_rows, &a);
+}
+
+void relu32_backward(const linear32_ctx *cx, size_t n, size_t width, const float *z,
+                     const float *df, float *dz)
+{
+    relu_args a = {.width = width, .z = z, .df = df, .dz = dz};
+    rows_run(cx, n, relu_backward_rows, &a);
 }
 
 void residual32_forward(size_t count, const float *a, const float *b, float *out)

@@ -1,6 +1,6 @@
 /* The layers of the float32 training path (gpt32.h), each over a whole
  * batch of n = B*T rows at once, as llm.c writes them: the products through
- * gemm32 (gemm32.h) on the workers, the rest as plain loops over rows. Every backward pass adds
+ * gemm32 (gemm32.h), the rest as loops over rows, all on the workers. Every backward pass adds
  * its gradients to what the caller holds (linear.h's convention), and
  * nothing here allocates. The formulas are those of the float64 layers in
  * lib/model/ (linear.h, layernorm.h, activation.h, xent.h, embedding.h). */
@@ -9,7 +9,9 @@
 
 #include <stddef.h>
 
-/* Where the products run: gemm32's scratch (for widths up to its size) and threads. */
+/* Where the layers run: gemm32's scratch (for widths up to its size) and the threads
+ * (the row-wise layers share out fixed chunks of rows, so the numbers do not depend on
+ * their count). */
 typedef struct {
     float *scratch;
     int workers;
@@ -26,19 +28,21 @@ int linear32_backward(const linear32_ctx *cx, size_t n, size_t k, size_t m, cons
 
 /* x: (n, d) -> y: (n, d) = gamma (x - mean) rstd + beta, mean, rstd: (n) kept,
  * rstd = 1 / sqrt(var + eps) (the variance over d, two passes) */
-void layernorm32_forward(size_t n, size_t d, const float *x, const float *gamma,
-                         const float *beta, float eps, float *y, float *mean, float *rstd);
+void layernorm32_forward(const linear32_ctx *cx, size_t n, size_t d, const float *x,
+                         const float *gamma, const float *beta, float eps, float *y, float *mean,
+                         float *rstd);
 
 /* dy: (n, d) -> dx: (n, d) +=, dgamma, dbeta: (d) += */
-void layernorm32_backward(size_t n, size_t d, const float *x, const float *gamma,
-                          const float *mean, const float *rstd, const float *dy, float *dx,
-                          float *dgamma, float *dbeta);
+void layernorm32_backward(const linear32_ctx *cx, size_t n, size_t d, const float *x,
+                          const float *gamma, const float *mean, const float *rstd,
+                          const float *dy, float *dx, float *dgamma, float *dbeta);
 
-/* z: (count) -> f = max(z, 0) */
-void relu32_forward(size_t count, const float *z, float *f);
+/* z: (n, width) -> f = max(z, 0) */
+void relu32_forward(const linear32_ctx *cx, size_t n, size_t width, const float *z, float *f);
 
-/* dz: (count) += df where z > 0 */
-void relu32_backward(size_t count, const float *z, const float *df, float *dz);
+/* dz: (n, width) += df where z > 0 */
+void relu32_backward(const linear32_ctx *cx, size_t n, size_t width, const float *z,
+                     const float *df, float *dz);
 
 /* a, b: (count) -> out = a + b */
 void residual32_forward(size_t count, const float *a, const float *b, float *out);
