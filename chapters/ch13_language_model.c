@@ -730,8 +730,9 @@ static void setup(run *r, const corpus *text)
 }
 
 /* the mode's sizes for every option left at 0 */
-static void fill_defaults(settings *s)
+static void fill_defaults(void *arg)
 {
+    settings *s = arg;
     const int f = s->full;
     size_t *v[] = {&s->layers, &s->heads, &s->dim, &s->context, &s->batch, &s->steps,
                    &s->sample};
@@ -829,8 +830,9 @@ static int check_prompt(const invent_opts *o, const corpus *text, const char *pr
     return CLI_RUN;
 }
 
-static int check_settings(const invent_opts *o, settings *s, corpus **text)
+static int check_settings(const invent_opts *o, void *arg, corpus **text)
 {
+    settings *s = arg;
     if (s->dim % s->heads != 0)
         return cli_fail(o, "--heads (%zu) must divide --dim (%zu)", s->heads, s->dim);
     if (s->steps < 100)
@@ -907,20 +909,11 @@ int main(int argc, char **argv)
                            "FILE (default " CORPUS_FORTUNES_DIR ", Debian package fortunes), "
                            "--save DIR, --load DIR, --prompt TEXT.",
                            options, (int)(sizeof options / sizeof options[0])};
-    int rc = cli_take_text(&argc, argv, texts, 4, spec.program);
+    const text_chapter c = {texts, 4, &spec,
+                            "Chapter 13: the assembled Transformer, trained on real text", &s,
+                            fill_defaults, check_settings};
     invent_opts o;
-    if (rc == CLI_RUN)
-        rc = chapter_parse(argc, argv, &spec, &o);
-    if (rc != CLI_RUN)
-        return rc;
-    fill_defaults(&s);
-    corpus *text = NULL;
-    rc = check_settings(&o, &s, &text);
-    if (rc == CLI_RUN)
-        rc = chapter_start(&o, "Chapter 13: the assembled Transformer, trained on real text");
-    if (rc != CLI_RUN) {
-        corpus_free(text);
-        return rc;
-    }
-    return run_chapter(&o, &s, text);
+    corpus *text;
+    int rc = text_chapter_open(&c, argc, argv, &o, &text);
+    return rc != CLI_RUN ? rc : run_chapter(&o, &s, text);
 }

@@ -1320,8 +1320,9 @@ static void setup(run *r)
     }
 }
 
-static void fill_defaults(settings *s)
+static void fill_defaults(void *arg)
 {
+    settings *s = arg;
     const int f = s->full;
     size_t *v[] = {&s->layers, &s->heads, &s->dim, &s->context, &s->batch, &s->steps, &s->seeds};
     const size_t quick[] = {1, 2, 16, 16, 8, 120, 2};
@@ -1334,8 +1335,9 @@ static void fill_defaults(settings *s)
     s->windows = (f ? 16 : 4) * s->batch;
 }
 
-static int check_settings(const invent_opts *o, const settings *s, corpus **text)
+static int check_settings(const invent_opts *o, void *arg, corpus **text)
 {
+    const settings *s = arg;
     if (s->dim % s->heads != 0 || s->heads < 2)
         return cli_fail(o, "--heads %zu: at least 2 (one head is an ablation), dividing --dim %zu",
                         s->heads, s->dim);
@@ -1374,21 +1376,14 @@ int main(int argc, char **argv)
                            "trained model of chapter 13, one at a time. Text option: --corpus "
                            "FILE (default " CORPUS_FORTUNES_DIR ").",
                            options, (int)(sizeof options / sizeof options[0])};
-    int rc = cli_take_text(&argc, argv, texts, 1, spec.program);
+    const text_chapter c = {texts, 1, &spec,
+                            "Chapter 14: the derivation's choices, removed one at a time", &s,
+                            fill_defaults, check_settings};
     invent_opts o;
-    if (rc == CLI_RUN)
-        rc = chapter_parse(argc, argv, &spec, &o);
+    corpus *text;
+    int rc = text_chapter_open(&c, argc, argv, &o, &text);
     if (rc != CLI_RUN)
         return rc;
-    fill_defaults(&s);
-    corpus *text = NULL;
-    rc = check_settings(&o, &s, &text);
-    if (rc == CLI_RUN)
-        rc = chapter_start(&o, "Chapter 14: the derivation's choices, removed one at a time");
-    if (rc != CLI_RUN) {
-        corpus_free(text);
-        return rc;
-    }
     scope *sc = scope_open();
     SCOPE_KEEP(sc, text, corpus_free);
     run r = {.o = &o, .s = &s, .sc = sc, .text = text};

@@ -28,6 +28,7 @@
 #include "sample.h"
 #include "schedule.h"
 #include "tasks.h"
+#include "text_chapter.h"
 #include "train.h"
 #include "train_step.h"
 
