@@ -86,7 +86,8 @@ static timing time_steps(const sizes *s, const step_plan *plan, gsl_rng *r)
 static void report_timing(const invent_opts *o, const sizes *s, const char *dtype,
                           const char *label, const timing *t, double peak)
 {
-    double tokens = (double)(s->batch * s->context) / t->step, gflops = step_flops(s) / t->step / 1e9;
+    double tokens = (double)(s->batch * s->context) / t->step;
+    double gflops = step_flops(s) / t->step / 1e9;
     report_line(o, "  C %-7s %-30s %7.1f ms a step (forward %.1f, backward %.1f, optimiser %.1f), "
                    "%.0f tokens/s, %.1f GFLOP/s = %.0f%% of the FMA peak, peak memory %ld MB",
                 dtype, label, 1e3 * t->step, 1e3 * t->part[0], 1e3 * t->part[1], 1e3 * t->part[2],
@@ -165,7 +166,7 @@ static int run(const invent_opts *o, const sizes *s, int with64)
     char label[96];
     snprintf(label, sizeof label, "(L %zu, H %zu, d %zu, T %zu, B %zu, %zu threads)", s->layers,
              s->heads, s->dim, s->context, s->batch, s->threads);
-    report_line(o, "  %.1f GFLOP a step; FMA peak of this run: %.0f GFLOP/s (float32, %s path)",
+    report_line(o, "  %.3g GFLOP a step; FMA peak of this run: %.0f GFLOP/s (float32, %s path)",
                 step_flops(s) / 1e9, peak, simd_name(simd_best()));
     timing t32 = time_float32(s, w, r);
     report_timing(o, s, "float32", label, &t32, peak);

@@ -51,7 +51,8 @@ static gaps compare(gpt_shape s, unsigned long seed, size_t B, size_t T, int bro
     gpt_tensors(w, g, t);
     for (size_t k = 0; k < count; k++) /* gains and biases away from 1 and 0; float32 values */
         for (size_t i = 0; i < t[k].size; i++)
-            t[k].value[i] = (float)(t[k].value[i] + (t[k].ndim == 1 ? 0.3 * gsl_ran_gaussian(r, 1.0) : 0.0));
+            t[k].value[i] =
+                (float)(t[k].value[i] + (t[k].ndim == 1 ? 0.3 * gsl_ran_gaussian(r, 1.0) : 0.0));
     w->blocks[s.layers - 1]->see_future = broken;
     size_t x[B * T], y[B * T];
     for (size_t i = 0; i < B * T; i++) {

@@ -230,17 +230,20 @@ static int block_forward32(gpt32 *m, size_t l, const float *X, float *Y)
     block32 w = block_of(m, l, 0);
     layer_acts *la = &m->a->layer[l];
     if (m->shape.norm == BLOCK_PRE_NORM) {
-        layernorm32_forward(&m->a->mm, n, C, X, w.g1, w.b1n, m->eps, la->out1, la->mean1, la->rstd1);
+        layernorm32_forward(&m->a->mm, n, C, X, w.g1, w.b1n, m->eps, la->out1, la->mean1,
+                            la->rstd1);
         int status = attention_forward(m, &w, la, la->out1);
         residual32_forward(n * C, X, la->A, la->R1);
-        layernorm32_forward(&m->a->mm, n, C, la->R1, w.g2, w.b2n, m->eps, la->out2, la->mean2, la->rstd2);
+        layernorm32_forward(&m->a->mm, n, C, la->R1, w.g2, w.b2n, m->eps, la->out2, la->mean2,
+                            la->rstd2);
         keep(&status, mlp_forward32(m, &w, la, la->out2));
         residual32_forward(n * C, la->R1, la->M, Y);
         return status;
     }
     int status = attention_forward(m, &w, la, X);
     residual32_forward(n * C, X, la->A, la->R1);
-    layernorm32_forward(&m->a->mm, n, C, la->R1, w.g1, w.b1n, m->eps, la->out1, la->mean1, la->rstd1);
+    layernorm32_forward(&m->a->mm, n, C, la->R1, w.g1, w.b1n, m->eps, la->out1, la->mean1,
+                        la->rstd1);
     keep(&status, mlp_forward32(m, &w, la, la->out1));
     residual32_forward(n * C, la->out1, la->M, la->R2);
     layernorm32_forward(&m->a->mm, n, C, la->R2, w.g2, w.b2n, m->eps, Y, la->mean2, la->rstd2);
@@ -259,8 +262,8 @@ int gpt32_forward(gpt32 *m, const size_t *x, const size_t *y, double *loss)
     int status = INVENT_OK;
     for (size_t l = 0; l < L && status == INVENT_OK; l++)
         status = block_forward32(m, l, a->X + l * n * C, a->X + (l + 1) * n * C);
-    layernorm32_forward(&m->a->mm, n, C, a->X + L * n * C, m->t[k].value32, m->t[k + 1].value32, m->eps,
-                        a->Hf, a->meanf, a->rstdf);
+    layernorm32_forward(&a->mm, n, C, a->X + L * n * C, m->t[k].value32, m->t[k + 1].value32,
+                        m->eps, a->Hf, a->meanf, a->rstdf);
     keep(&status, linear32_forward(&m->a->mm, n, C, s->vocab, a->Hf, m->t[k + 2].value32,
                                    m->t[k + 3].value32, a->logits));
     double l = xent32_forward(n, s->vocab, a->logits, y, a->probs);
@@ -311,13 +314,13 @@ static int block_backward32(gpt32 *m, size_t l, const float *X, const float *dY,
     if (m->shape.norm == BLOCK_PRE_NORM) {
         memcpy(a->dR1, dY, bytes); /* Y = R1 + M */
         int status = mlp_backward32(m, l, la->out2, dY, a->dH);
-        layernorm32_backward(&m->a->mm, n, C, la->R1, w.g2, la->mean2, la->rstd2, a->dH, a->dR1, g.g2,
+        layernorm32_backward(&a->mm, n, C, la->R1, w.g2, la->mean2, la->rstd2, a->dH, a->dR1, g.g2,
                              g.b2n);
         for (size_t i = 0; i < n * C; i++) /* R1 = X + A */
             dX[i] += a->dR1[i];
         memset(a->dN, 0, bytes);
         keep(&status, attention_backward(m, l, la->out1, a->dR1, a->dN));
-        layernorm32_backward(&m->a->mm, n, C, X, w.g1, la->mean1, la->rstd1, a->dN, dX, g.g1, g.b1n);
+        layernorm32_backward(&a->mm, n, C, X, w.g1, la->mean1, la->rstd1, a->dN, dX, g.g1, g.b1n);
         return status;
     }
     float *dR2 = a->dN;
@@ -326,7 +329,8 @@ static int block_backward32(gpt32 *m, size_t l, const float *X, const float *dY,
     memcpy(a->dH, dR2, bytes); /* R2 = H + M */
     int status = mlp_backward32(m, l, la->out1, dR2, a->dH);
     memset(a->dR1, 0, bytes);
-    layernorm32_backward(&m->a->mm, n, C, la->R1, w.g1, la->mean1, la->rstd1, a->dH, a->dR1, g.g1, g.b1n);
+    layernorm32_backward(&a->mm, n, C, la->R1, w.g1, la->mean1, la->rstd1, a->dH, a->dR1, g.g1,
+                         g.b1n);
     for (size_t i = 0; i < n * C; i++) /* R1 = X + A */
         dX[i] += a->dR1[i];
     keep(&status, attention_backward(m, l, X, a->dR1, dX));
@@ -343,8 +347,8 @@ int gpt32_backward(gpt32 *m, const size_t *x, const size_t *y)
     int status = linear32_backward(&a->mm, n, C, s->vocab, a->Hf, m->t[k + 2].value32,
                                    a->dlogits, a->dX2, m->t[k + 2].grad32, m->t[k + 3].grad32);
     memset(a->dX, 0, n * C * sizeof(float));
-    layernorm32_backward(&m->a->mm, n, C, a->X + L * n * C, m->t[k].value32, a->meanf, a->rstdf, a->dX2,
-                         a->dX, m->t[k].grad32, m->t[k + 1].grad32);
+    layernorm32_backward(&a->mm, n, C, a->X + L * n * C, m->t[k].value32, a->meanf, a->rstdf,
+                         a->dX2, a->dX, m->t[k].grad32, m->t[k + 1].grad32);
     for (size_t l = L; l-- > 0 && status == INVENT_OK;) {
         memset(a->dX2, 0, n * C * sizeof(float));
         keep(&status, block_backward32(m, l, a->X + l * n * C, a->dX, a->dX2));

@@ -6,7 +6,8 @@
 #include "gemm32.h"
 #include "workers.h"
 
-#define ROWS_CHUNK 32 /* rows per work item of the row-wise layers (fixed: the same sums whatever the threads) */
+/* rows per work item of the row-wise layers: fixed, so the sums do not depend on the threads */
+#define ROWS_CHUNK 32
 
 /* A row-wise layer: fn(args, lo, hi) does rows lo .. hi-1. */
 typedef struct {

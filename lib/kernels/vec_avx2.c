@@ -35,7 +35,8 @@ const vec_path vec_path_avx2 = {
     .level = SIMD_AVX2, .panel = PANEL, .tile_item = tile_item_avx2,
     .sparse_item = sparse_item_avx2, .decode_item = decode_item_avx2,
     .fma_item = fma_item_avx2, .fma_lanes = FMA_CHAINS * VW, .read_item = read_item_avx2,
-    .train_forward_item = train_forward_item_avx2, .train_backward_item = train_backward_item_avx2,
+    .train_forward_item = train_forward_item_avx2,
+    .train_backward_item = train_backward_item_avx2,
     .gemm_item = gemm_item_avx2, .gemm_nr = GEMM_NV * VW};
 #else
 const vec_path vec_path_avx2 = {.level = SIMD_AVX2}; /* not built for this target */

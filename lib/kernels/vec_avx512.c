@@ -59,7 +59,8 @@ const vec_path vec_path_avx512 = {
     .level = SIMD_AVX512, .panel = PANEL, .tile_item = tile_item_avx512,
     .sparse_item = sparse_item_avx512, .decode_item = decode_item_avx512,
     .fma_item = fma_item_avx512, .fma_lanes = FMA_CHAINS * VW, .read_item = read_item_avx512,
-    .train_forward_item = train_forward_item_avx512, .train_backward_item = train_backward_item_avx512,
+    .train_forward_item = train_forward_item_avx512,
+    .train_backward_item = train_backward_item_avx512,
     .gemm_item = gemm_item_avx512, .gemm_nr = GEMM_NV * VW};
 #else
 const vec_path vec_path_avx512 = {.level = SIMD_AVX512}; /* not built for this target */

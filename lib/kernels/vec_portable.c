@@ -37,5 +37,6 @@ const vec_path vec_path_portable = {
     .level = SIMD_PORTABLE, .panel = PANEL, .tile_item = tile_item_portable,
     .sparse_item = sparse_item_portable, .decode_item = decode_item_portable,
     .fma_item = fma_item_portable, .fma_lanes = FMA_CHAINS * VW, .read_item = read_item_portable,
-    .train_forward_item = train_forward_item_portable, .train_backward_item = train_backward_item_portable,
+    .train_forward_item = train_forward_item_portable,
+    .train_backward_item = train_backward_item_portable,
     .gemm_item = gemm_item_portable, .gemm_nr = GEMM_NV * VW};
