@@ -113,32 +113,56 @@ void gpt_layout(const gpt_shape *s, tensor_ref *out)
     out[k++] = slot("bout", s->vocab, 0);
 }
 
-/* w -> p: (gpt_tensor_count) the first number of every tensor, in gpt_layout's order */
-static void numbers(gpt_weights *w, double **p)
+/* a matrix's or a vector's numbers and shape, into entry t (vectors keep ndim 1) */
+static void take_matrix(tensor_ref *t, gsl_matrix *m, double **data)
+{
+    *data = m->data;
+    t->shape[0] = m->size1, t->shape[1] = m->size2, t->size = m->size1 * m->size2;
+}
+
+static void take_vector(tensor_ref *t, gsl_vector *v, double **data)
+{
+    *data = v->data;
+    t->shape[0] = v->size, t->shape[1] = 1, t->size = v->size;
+}
+
+/* w -> p: (gpt_tensor_count) the first number of every tensor, in gpt_layout's order;
+ * the entries of out take w's actual shapes (an ablation may widen the heads) */
+static void numbers(gpt_weights *w, tensor_ref *out, double **p)
 {
     size_t k = 0;
-    p[k++] = w->E->data;
-    p[k++] = w->P->data;
+    take_matrix(&out[k], w->E, &p[k]), k++;
+    take_matrix(&out[k], w->P, &p[k]), k++;
     for (size_t l = 0; l < w->shape.layers; l++) {
-        gsl_vector_view v[BLOCK_TENSORS];
-        block_tensors(w->blocks[l], v);
-        for (size_t i = 0; i < BLOCK_TENSORS; i++)
-            p[k++] = v[i].vector.data;
+        block_weights *b = w->blocks[l];
+        gsl_matrix *mats[] = {b->attn->Wq, b->attn->Wk, b->attn->Wv, b->attn->Wo};
+        for (int i = 0; i < 4; i++, k++)
+            take_matrix(&out[k], mats[i], &p[k]);
+        gsl_vector *vecs[] = {b->gamma1, b->beta1};
+        for (int i = 0; i < 2; i++, k++)
+            take_vector(&out[k], vecs[i], &p[k]);
+        take_matrix(&out[k], b->mlp->W1, &p[k]), k++;
+        take_vector(&out[k], b->mlp->b1, &p[k]), k++;
+        take_matrix(&out[k], b->mlp->W2, &p[k]), k++;
+        gsl_vector *rest[] = {b->mlp->b2, b->gamma2, b->beta2};
+        for (int i = 0; i < 3; i++, k++)
+            take_vector(&out[k], rest[i], &p[k]);
     }
-    p[k++] = w->gamma->data;
-    p[k++] = w->beta->data;
-    p[k++] = w->Wout->data;
-    p[k++] = w->bout->data;
+    take_vector(&out[k], w->gamma, &p[k]), k++;
+    take_vector(&out[k], w->beta, &p[k]), k++;
+    take_matrix(&out[k], w->Wout, &p[k]), k++;
+    take_vector(&out[k], w->bout, &p[k]), k++;
 }
 
 void gpt_tensors(gpt_weights *w, gpt_weights *g, tensor_ref *out)
 {
     size_t count = gpt_tensor_count(&w->shape);
     double *value[count], *grad[count];
+    tensor_ref scratch[count];
     gpt_layout(&w->shape, out);
-    numbers(w, value);
+    numbers(w, out, value);
     if (g)
-        numbers(g, grad);
+        numbers(g, scratch, grad);
     for (size_t k = 0; k < count; k++) {
         out[k].value = value[k];
         out[k].grad = g ? grad[k] : NULL;
