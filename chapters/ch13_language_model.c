@@ -7,10 +7,12 @@
  * with the library's own backward passes on real English text (the fortune
  * cookies of Debian's `fortunes` package, or any file given with --corpus),
  * one character at a time, and then writes text of its own.
- *   G1  the first 20 training steps are the ones the formulas prescribe: the
- *       gradient against finite differences, every update against AdamW,
- *       clipping and the schedule written out here (and, with --dump, against
- *       PyTorch: `make check-training`);
+ *   G1  the first 20 training steps are the ones the formulas prescribe: on
+ *       the float64 reference path, the gradient against finite differences,
+ *       every update against AdamW, clipping and the schedule written out
+ *       here (and, with --dump, against PyTorch: `make check-training`); the
+ *       float32 path that then trains (gpt32.h, llm.c's layout) follows the
+ *       float64 path over the same steps;
  *   G2  generating with the key-value cache gives the logits of recomputing
  *       the whole prefix;
  *   G3  the trained model predicts held-out text better than the best
@@ -523,12 +525,13 @@ static void result_section(run *r, double seconds)
     double valid = gsl_matrix_get(r->curve, last, 2), before = r->untrained;
     report_section(r->o, "What training achieved");
     report_text(r->o, "%zu steps took %.1f s (%.1f ms a step, %.0f tokens/s; evaluations not "
-                      "counted); the process peaked at %ld MB. On %zu held-out windows of %zu "
-                      "characters, the freshly drawn model scores %.4f nats (near log V = "
-                      "%.4f), the trained one %.4f nats.",
+                      "counted, the first %d steps taken three times for G1); the process "
+                      "peaked at %ld MB. On %zu held-out windows of %zu characters, the freshly "
+                      "drawn model scores %.4f nats (near log V = %.4f), the trained one %.4f "
+                      "nats.",
                 steps, seconds, steps ? 1e3 * seconds / (double)steps : 0.0,
                 seconds > 0 ? (double)(steps * r->s->batch * r->s->context) / seconds : 0.0,
-                peak_memory_mb(), r->s->windows, r->s->context, before,
+                G1_STEPS, peak_memory_mb(), r->s->windows, r->s->context, before,
                 log((double)r->text->vocab), valid);
     plot_curve(r);
     /* quick: the unigram is the bar; --full: the best of the bigram and trigram */

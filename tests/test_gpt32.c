@@ -141,3 +141,37 @@ Test(gpt32, the_same_numbers_whatever_the_thread_count)
     free(one);
     free(two);
 }
+
+Test(gpt32, attention_without_the_mask_follows_the_float64_path)
+{
+    gsl_rng *r = rng_new(5);
+    gpt_weights *w = gpt_new(&small, r), *g = gpt_new(&small, NULL);
+    gpt_trace *tr = gpt_trace_new(w, 2, 9);
+    gpt32 *m = gpt32_new(&small, 2, 9);
+    cr_assert(w && g && tr && m);
+    m->see_future = 1;
+    for (size_t l = 0; l < small.layers; l++)
+        w->blocks[l]->see_future = 1;
+    cr_assert_eq(gpt32_from64(m, w), INVENT_OK);
+    cr_assert_eq(gpt32_to64(m, w), INVENT_OK); /* both paths on the float32 numbers */
+    size_t x[18], y[18];
+    for (size_t i = 0; i < 18; i++)
+        x[i] = gsl_rng_uniform_int(r, small.vocab), y[i] = gsl_rng_uniform_int(r, small.vocab);
+    double l64, l32;
+    cr_assert_eq(gpt_forward(w, x, y, tr, &l64), INVENT_OK);
+    cr_assert_eq(gpt_backward(w, x, y, tr, g), INVENT_OK);
+    cr_assert_eq(gpt32_forward(m, x, y, &l32), INVENT_OK);
+    cr_assert_eq(gpt32_backward(m, x, y), INVENT_OK);
+    tensor_ref t[gpt_tensor_count(&small)];
+    gpt_tensors(w, g, t);
+    double worst = 0.0;
+    for (size_t k = 0; k < gpt_tensor_count(&small); k++)
+        worst = fmax(worst, rel_norm(m->t[k].grad32, t[k].grad, t[k].size));
+    cr_assert(fabs(l32 - l64) < 1e-6 * l64 && worst < 1e-5, "loss %g / %g, gradients %g", l32,
+              l64, worst);
+    gpt32_free(m);
+    gpt_trace_free(tr);
+    gpt_free(w);
+    gpt_free(g);
+    gsl_rng_free(r);
+}
