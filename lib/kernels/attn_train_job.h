@@ -6,6 +6,7 @@
 
 #include <stddef.h>
 
+#include "attn_kernels.h"
 #include "attn_train.h"
 
 typedef struct {
@@ -18,11 +19,11 @@ typedef struct {
 } attn_train_job;
 
 /* T -> floats of one worker's scratch: K^T and V^T (dh, tpad), dK and dV
- * (T, dh), and the row buffers */
+ * (T, dh), the row buffers and two (ATTN_TILE, ATTN_TILE) tiles */
 static inline size_t attn_train_per_worker(size_t T, size_t dh)
 {
     size_t tpad = (T + 15) / 16 * 16;
-    return (4 * dh * tpad + 4 * tpad + 4 * dh + 15) / 16 * 16;
+    return (4 * dh * tpad + 4 * tpad + 4 * dh + 2 * ATTN_TILE * ATTN_TILE + 15) / 16 * 16;
 }
 
 #endif
