@@ -14,7 +14,7 @@ static double product_error(size_t M, size_t N, size_t K, int ta, int tb, int wo
 {
     float *a = malloc(M * K * sizeof(float)), *b = malloc(K * N * sizeof(float));
     float *c = malloc(M * N * sizeof(float));
-    float *scratch = malloc(gemm32_scratch(N, workers) * sizeof(float));
+    float *scratch = malloc(gemm32_scratch(N, K) * sizeof(float));
     cr_assert(a && b && c && scratch);
     for (size_t i = 0; i < M * K; i++)
         a[i] = (float)((int)(i * 7919 % 13) - 6) / 8.0f;

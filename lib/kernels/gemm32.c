@@ -1,6 +1,6 @@
-/* gemm32's driver: packs B one block of K at a time (by panels of the
- * path's NR columns, zero past N) and shares the rows of C out between the
- * workers as the path's items (gemm32_body.h). */
+/* gemm32's driver: packs B by blocks of K (by panels of the path's NR
+ * columns, zero past N) and shares the rows of C out between the workers as
+ * the path's items (gemm32_body.h), in one run. */
 #include "gemm32.h"
 
 #include <string.h>
@@ -10,11 +10,10 @@
 #include "vec_path.h"
 #include "workers.h"
 
-size_t gemm32_scratch(size_t n_max, int workers)
+size_t gemm32_scratch(size_t n_max, size_t k_max)
 {
-    (void)workers; /* the workers read A in place: no scratch of their own */
     size_t panels = (n_max + GEMM_NR_MAX - 1) / GEMM_NR_MAX + 1; /* any NR <= GEMM_NR_MAX */
-    return GEMM_KC * panels * GEMM_NR_MAX;
+    return (k_max > 0 ? k_max : 1) * panels * GEMM_NR_MAX; /* the workers read A in place */
 }
 
 /* B's rows k0 .. k0+kc-1 -> bp: (panels, kc, nr), zero past N; read along B's
@@ -48,11 +47,8 @@ int gemm32(const gemm32_args *g, float *scratch, int workers)
     if (g->M == 0 || g->N == 0)
         return INVENT_OK;
     gemm32_job j = {.g = g, .bp = scratch};
-    size_t items = (g->M + GEMM_ROW_BLOCK - 1) / GEMM_ROW_BLOCK;
-    for (size_t k0 = 0; k0 < g->K && status == INVENT_OK; k0 += GEMM_KC) {
-        j.k0 = k0, j.kc = g->K - k0 < GEMM_KC ? g->K - k0 : GEMM_KC;
-        pack_b(g, k0, j.kc, path->gemm_nr, scratch);
-        status = workers_run(items, workers, path->gemm_item, &j);
-    }
-    return status;
+    size_t nr = path->gemm_nr, panels = (g->N + nr - 1) / nr;
+    for (size_t k0 = 0; k0 < g->K; k0 += GEMM_KC)
+        pack_b(g, k0, g->K - k0 < GEMM_KC ? g->K - k0 : GEMM_KC, nr, scratch + k0 * panels * nr);
+    return workers_run((g->M + GEMM_ROW_BLOCK - 1) / GEMM_ROW_BLOCK, workers, path->gemm_item, &j);
 }

@@ -9,8 +9,9 @@
  * of its backward pass) without a copy:
  *   A[i][p] = a[i a_rs + p a_cs],  B[p][j] = b[p b_rs + j b_cs],
  *   C[i][j] = c[i ldc + j].
- * The rows of C are shared out between the workers (workers.h) in blocks;
- * each entry is summed in the same order whatever their number. */
+ * B is packed whole, then the rows of C are shared out between the workers
+ * (workers.h) in blocks, in one run (the threads meet once a product); each
+ * entry is summed in the same order whatever their number. */
 #ifndef INVENT_GEMM32_H
 #define INVENT_GEMM32_H
 
@@ -28,10 +29,10 @@ typedef struct {
     size_t ldc;
 } gemm32_args;
 
-/* N_max, workers -> floats of scratch gemm32 needs for products with N <= N_max */
-size_t gemm32_scratch(size_t n_max, int workers);
+/* N_max, K_max -> floats of scratch gemm32 needs for products with N <= N_max, K <= K_max */
+size_t gemm32_scratch(size_t n_max, size_t k_max);
 
-/* C: (M, N) += A: (M, K) B: (K, N); scratch: gemm32_scratch(>= N, workers) floats.
+/* C: (M, N) += A: (M, K) B: (K, N); scratch: gemm32_scratch(>= N, >= K) floats.
  * INVENT_ERANGE for a bad INVENT_SIMD */
 int gemm32(const gemm32_args *g, float *scratch, int workers);
 

@@ -1,6 +1,6 @@
 /* gemm32's work item, written once for a vector of VW floats and compiled by
- * each vector path. One item is a block of GEMM_ROW_BLOCK rows of C for one
- * block of K: for every GEMM_MR rows of A (read in place, by their strides),
+ * each vector path. One item is a block of GEMM_ROW_BLOCK rows of C, taken
+ * through B's blocks of K in order: for every GEMM_MR rows of A (read in place, by their strides),
  * each panel of NR = GEMM_NV VW columns of packed B is multiplied into a
  * register block of GEMM_MR x GEMM_NV vectors (one broadcast of A's entry
  * against GEMM_NV vectors of B's row, per row) and added to C.
@@ -69,13 +69,17 @@ static int GEMM_ITEM(void *ctx, size_t item, int worker)
     (void)worker;
     size_t end = (item + 1) * GEMM_ROW_BLOCK < g->M ? (item + 1) * GEMM_ROW_BLOCK : g->M;
     size_t panels = (g->N + GEMM_NR - 1) / GEMM_NR;
-    for (size_t i0 = item * GEMM_ROW_BLOCK; i0 < end; i0 += GEMM_MR) {
-        size_t mr = end - i0 < GEMM_MR ? end - i0 : GEMM_MR;
-        const float *a = g->a + i0 * g->a_rs + j->k0 * g->a_cs;
-        for (size_t q = 0; q < panels; q++) {
-            size_t nr = g->N - q * GEMM_NR < GEMM_NR ? g->N - q * GEMM_NR : GEMM_NR;
-            GEMM_MICRO(j->kc, a, g->a_rs, g->a_cs, mr, j->bp + q * j->kc * GEMM_NR,
-                       g->c + i0 * g->ldc + q * GEMM_NR, g->ldc, nr);
+    for (size_t k0 = 0; k0 < g->K; k0 += GEMM_KC) {
+        size_t kc = g->K - k0 < GEMM_KC ? g->K - k0 : GEMM_KC;
+        const float *bp = j->bp + k0 * panels * GEMM_NR;
+        for (size_t i0 = item * GEMM_ROW_BLOCK; i0 < end; i0 += GEMM_MR) {
+            size_t mr = end - i0 < GEMM_MR ? end - i0 : GEMM_MR;
+            const float *a = g->a + i0 * g->a_rs + k0 * g->a_cs;
+            for (size_t q = 0; q < panels; q++) {
+                size_t nr = g->N - q * GEMM_NR < GEMM_NR ? g->N - q * GEMM_NR : GEMM_NR;
+                GEMM_MICRO(kc, a, g->a_rs, g->a_cs, mr, bp + q * kc * GEMM_NR,
+                           g->c + i0 * g->ldc + q * GEMM_NR, g->ldc, nr);
+            }
         }
     }
     return INVENT_OK;

@@ -1,5 +1,5 @@
 /* What gemm32.c hands to a vector path's product items (gemm32_body.h):
- * one block of K (GEMM_KC rows of B, packed) and the rows of C to share out. */
+ * B packed by blocks of GEMM_KC rows, and the rows of C to share out. */
 #ifndef INVENT_GEMM32_JOB_H
 #define INVENT_GEMM32_JOB_H
 
@@ -12,8 +12,8 @@
 
 typedef struct {
     const gemm32_args *g;
-    size_t k0, kc;     /* this block of K */
-    const float *bp;   /* (panels, kc, NR): B's rows k0.. packed by panels of NR columns */
+    const float *bp;   /* per block k0 of K, at k0 * panels * NR: (panels, kc, NR), its rows
+                        * packed by panels of NR columns */
 } gemm32_job;
 
 #endif

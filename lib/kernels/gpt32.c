@@ -71,9 +71,9 @@ static size_t carve_acts(gpt32 *m, gpt32_acts *a, float *base)
     a->dqkv = carve(base, &at, 3 * n * C);
     a->dF = carve(base, &at, n * hid), a->dZ = carve(base, &at, n * hid);
     a->attn = carve(base, &at, attn_train_scratch(&as, m->workers));
-    size_t widest = 3 * C > hid ? 3 * C : hid;
-    a->mm.scratch = carve(base, &at, gemm32_scratch(widest > s->vocab ? widest : s->vocab,
-                                                    m->workers));
+    size_t widest = 3 * C > hid ? 3 * C : hid; /* every product's N, and K but n */
+    widest = widest > s->vocab ? widest : s->vocab;
+    a->mm.scratch = carve(base, &at, gemm32_scratch(widest, n > widest ? n : widest));
     a->mm.workers = m->workers;
     return at;
 }
