@@ -258,6 +258,7 @@ int gpt32_forward(gpt32 *m, const size_t *x, const size_t *y, double *loss)
     for (size_t i = 0; i < n; i++)
         if (x[i] >= s->vocab || (y && y[i] >= s->vocab))
             return INVENT_ERANGE;
+    a->mm.workers = m->workers; /* the caller may have changed it since gpt32_new */
     embedding32_forward(m->B, m->T, C, x, m->t[0].value32, m->t[1].value32, a->X);
     int status = INVENT_OK;
     for (size_t l = 0; l < L && status == INVENT_OK; l++)

@@ -27,7 +27,7 @@ typedef struct {
     float *grads;      /* (n) */
     float eps;         /* the norms' epsilon (block_new's) */
     int see_future;    /* 0: causal attention; 1: none (chapter 14's ablation) */
-    int workers;       /* threads of the attention (workers.h) */
+    int workers;       /* threads of the layers (workers.h); may be changed between passes */
     gpt32_acts *a;
 } gpt32;
 
