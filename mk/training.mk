@@ -31,7 +31,7 @@ check-training: $(BUILD)/ch13_language_model ## repeat chapter 13's first traini
 
 bench-train: deps-auto $(BENCH_TRAIN) ## time a training step of chapter 13's model: C float32, C float64, PyTorch float32 (bench-train.csv in the build directory)
 	$(Q)csv=$(BUILD)/bench-train.csv; \
-	echo "impl,dtype,threads,layers,dim,heads,context,batch,ms_forward,ms_backward,ms_optimiser,ms_step,tokens_per_s,peak_mb,gflops,peak_share" > $$csv; \
+	echo "impl,dtype,threads,layers,dim,heads,context,batch,ms_forward,ms_backward,ms_optimiser,ms_step,tokens_per_s,peak_mb,gflops,peak_share,cpu_ms_step" > $$csv; \
 	echo "bench-train: load before the run: $$(uptime | sed 's/.*load average: //')"; \
 	$(find_torch_python); \
 	[ -n "$$py" ] || echo "bench-train: PyTorch SKIPPED: no python3 with numpy and torch (FRAMEWORK_PYTHON=/path/to/python)"; \
@@ -45,11 +45,13 @@ bench-train: deps-auto $(BENCH_TRAIN) ## time a training step of chapter 13's mo
 	    fi; \
 	done; \
 	awk -F, 'NR > 1 { key = $$4 " " $$5 " " $$6 " " $$7 " " $$8; \
-	    if ($$1 == "C") { c[key, $$2] = $$12; share[key, $$2] = $$16 } else t[key] = $$12; keys[key] = 1 } \
+	    if ($$1 == "C") { c[key, $$2] = $$12; share[key, $$2] = $$16; cc[key, $$2] = $$17 } \
+	    else { t[key] = $$12; tc[key] = $$17 } keys[key] = 1 } \
 	    END { for (k in keys) { split(k, v, " "); \
 	        printf "L %s, d %s, H %s, T %s, B %s: C float32 %.1f ms (%.0f%% of the FMA peak), C float64 %.1f ms", \
 	            v[1], v[2], v[3], v[4], v[5], c[k, "float32"], 100 * share[k, "float32"], c[k, "float64"]; \
-	        if (k in t) printf ", PyTorch float32 %.1f ms: C float32 takes %.2f of PyTorch'"'"'s time", t[k], c[k, "float32"] / t[k]; \
+	        if (k in t) printf ", PyTorch float32 %.1f ms: C float32 takes %.3g of PyTorch'"'"'s time (%.3g of its CPU time)", \
+	            t[k], c[k, "float32"] / t[k], cc[k, "float32"] / tc[k]; \
 	        printf "\n" } }' $$csv; \
 	echo "bench-train: load after the run: $$(uptime | sed 's/.*load average: //')"; \
 	echo "CSV in $$csv"

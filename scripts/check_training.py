@@ -240,8 +240,8 @@ def random_model(cfg, dtype, generator):
 
 
 def timed_step(p, cfg, opt, batch, rate, clip):
-    """train_step's work, timed in its three parts (seconds)."""
-    t0 = time.perf_counter()
+    """train_step's work, timed in its three parts, and its CPU time (seconds)."""
+    c0, t0 = time.process_time(), time.perf_counter()
     ids, targets = batch[:, :-1], batch[:, 1:]
     opt.zero_grad()
     loss = F.cross_entropy(forward(p, cfg, ids).reshape(-1, cfg["vocab"]), targets.reshape(-1))
@@ -252,7 +252,7 @@ def timed_step(p, cfg, opt, batch, rate, clip):
     for group in opt.param_groups:
         group["lr"] = rate
     opt.step()
-    return t1 - t0, t2 - t1, time.perf_counter() - t2
+    return t1 - t0, t2 - t1, time.perf_counter() - t2, time.process_time() - c0
 
 
 def bench(csv, layers, heads, dim, context, batch, steps, threads, vocab=114):
@@ -269,16 +269,17 @@ def bench(csv, layers, heads, dim, context, batch, steps, threads, vocab=114):
     timed_step(p, cfg, opt, data[0], 1e-3, 1.0)  # warm-up, not timed
     parts = np.array([timed_step(p, cfg, opt, data[s + 1], 1e-3, 1.0) for s in range(steps)])
     fwd, bwd, optim = (float(np.median(parts[:, k])) for k in range(3))
-    step = float(np.median(parts.sum(axis=1)))
+    step = float(np.median(parts[:, :3].sum(axis=1)))
+    cpu = float(np.median(parts[:, 3]))
     tokens = batch * context / step
     with open(csv, "a") as out:
-        out.write("pytorch %s,float32,%d,%d,%d,%d,%d,%d,%.3f,%.3f,%.3f,%.3f,%.0f,%d,,\n"
+        out.write("pytorch %s,float32,%d,%d,%d,%d,%d,%d,%.3f,%.3f,%.3f,%.3f,%.0f,%d,,,%.3f\n"
                   % (torch.__version__, threads, layers, dim, heads, context, batch,
-                     1e3 * fwd, 1e3 * bwd, 1e3 * optim, 1e3 * step, tokens, peak_mb()))
+                     1e3 * fwd, 1e3 * bwd, 1e3 * optim, 1e3 * step, tokens, peak_mb(), 1e3 * cpu))
     print("  PyTorch %s float32 eager (%d threads): %.1f ms a step (forward %.1f, backward %.1f, "
-          "optimiser %.1f), %.0f tokens/s, peak memory %d MB"
+          "optimiser %.1f), %.0f tokens/s, peak memory %d MB; %.1f ms of CPU a step"
           % (torch.__version__, threads, 1e3 * step, 1e3 * fwd, 1e3 * bwd, 1e3 * optim, tokens,
-             peak_mb()))
+             peak_mb(), 1e3 * cpu))
     return 0
 
 
