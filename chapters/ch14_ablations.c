@@ -189,16 +189,15 @@ static double train_one(const run *r, ablation a, unsigned long seed, size_t ste
     size_t *x = SCOPE_KEEP(sc, calloc(B * T, sizeof(size_t)), free);
     size_t *y = SCOPE_KEEP(sc, calloc(B * T, sizeof(size_t)), free);
     size_t *starts = SCOPE_KEEP(sc, calloc(B, sizeof(size_t)), free);
-    adamw *opt = optimiser(sc, m->train, m->n_train);
-    lr_schedule sch = schedule(s, steps);
+    ablated_batch batch = {m, tr};
+    step_plan plan = {.model = &batch, .forward = ablated_batch_forward,
+                      .backward = ablated_batch_backward, .t = m->train, .count = m->n_train,
+                      .opt = optimiser(sc, m->train, m->n_train), .sch = schedule(s, steps),
+                      .clip = CLIP};
     for (size_t step = 0; step < steps; step++) {
-        double loss;
         chapter_must(corpus_draw(r->text, CORPUS_TRAIN, B, T, rng, starts), "drawing a batch");
         corpus_window(r->text, starts, B, T, x, y);
-        chapter_must(ablated_forward(m, x, y, tr, 1, &loss), "the forward pass");
-        chapter_must(ablated_backward(m, x, y, tr), "the backward pass");
-        grad_clip(m->train, m->n_train, CLIP);
-        chapter_must(adamw_step(opt, m->train, m->n_train, lr_at(&sch, step)), "AdamW");
+        chapter_must(train_step(&plan, step, x, y, NULL), "a training step");
     }
     *gain = leak(r, m, tr, x, y);
     double held = mean_loss(r, m, tr, r->valid, 0, x, y);
@@ -245,18 +244,15 @@ static double train_recurrent(const run *r, unsigned long seed, size_t steps, si
     size_t *x = SCOPE_KEEP(sc, calloc(B * T, sizeof(size_t)), free);
     size_t *y = SCOPE_KEEP(sc, calloc(B * T, sizeof(size_t)), free);
     size_t *starts = SCOPE_KEEP(sc, calloc(B, sizeof(size_t)), free);
-    adamw *opt = optimiser(sc, t, RNN_LM_TENSORS);
-    lr_schedule sch = schedule(r->s, steps);
+    rnn_lm_batch batch = {w, g, tr};
+    step_plan plan = {.model = &batch, .forward = rnn_lm_batch_forward,
+                      .backward = rnn_lm_batch_backward, .t = t, .count = RNN_LM_TENSORS,
+                      .opt = optimiser(sc, t, RNN_LM_TENSORS), .sch = schedule(r->s, steps),
+                      .clip = CLIP};
     for (size_t step = 0; step < steps; step++) {
-        double loss;
         chapter_must(corpus_draw(r->text, CORPUS_TRAIN, B, T, rng, starts), "drawing a batch");
         corpus_window(r->text, starts, B, T, x, y);
-        chapter_must(rnn_lm_forward(w, x, y, tr, &loss), "the forward pass");
-        for (size_t k = 0; k < RNN_LM_TENSORS; k++)
-            memset(t[k].grad, 0, t[k].size * sizeof(double));
-        chapter_must(rnn_lm_backward(w, x, y, tr, g), "the backward pass");
-        grad_clip(t, RNN_LM_TENSORS, CLIP);
-        chapter_must(adamw_step(opt, t, RNN_LM_TENSORS, lr_at(&sch, step)), "AdamW");
+        chapter_must(train_step(&plan, step, x, y, NULL), "a training step");
     }
     double held = recurrent_loss(r, w, tr, r->valid, x, y);
     scope_close(sc);
@@ -1325,8 +1321,9 @@ static void setup(run *r)
     }
 }
 
-static void fill_defaults(settings *s)
+static void fill_defaults(void *arg)
 {
+    settings *s = arg;
     const int f = s->full;
     size_t *v[] = {&s->layers, &s->heads, &s->dim, &s->context, &s->batch, &s->steps, &s->seeds};
     const size_t quick[] = {1, 2, 16, 16, 8, 120, 2};
@@ -1342,8 +1339,9 @@ static void fill_defaults(settings *s)
 /* The least text the claims are checked on (1 MiB), issue 28 */
 #define MIN_CORPUS ((size_t)1 << 20)
 
-static int check_settings(const invent_opts *o, const settings *s, corpus **text)
+static int check_settings(const invent_opts *o, void *arg, corpus **text)
 {
+    const settings *s = arg;
     if (s->dim % s->heads != 0 || s->heads < 2)
         return cli_fail(o, "--heads %zu: at least 2 (one head is an ablation), dividing --dim %zu",
                         s->heads, s->dim);
@@ -1399,21 +1397,14 @@ int main(int argc, char **argv)
                            "trained model of chapter 13, one at a time. Text option: --corpus "
                            "FILE (default " CORPUS_FORTUNES_DIR ").",
                            options, (int)(sizeof options / sizeof options[0])};
-    int rc = cli_take_text(&argc, argv, texts, 1, spec.program);
+    const text_chapter c = {texts, 1, &spec,
+                            "Chapter 14: the derivation's choices, removed one at a time", &s,
+                            fill_defaults, check_settings};
     invent_opts o;
-    if (rc == CLI_RUN)
-        rc = chapter_parse(argc, argv, &spec, &o);
+    corpus *text;
+    int rc = text_chapter_open(&c, argc, argv, &o, &text);
     if (rc != CLI_RUN)
         return rc;
-    fill_defaults(&s);
-    corpus *text = NULL;
-    rc = check_settings(&o, &s, &text);
-    if (rc == CLI_RUN)
-        rc = chapter_start(&o, "Chapter 14: the derivation's choices, removed one at a time");
-    if (rc != CLI_RUN) {
-        corpus_free(text);
-        return rc;
-    }
     scope *sc = scope_open();
     SCOPE_KEEP(sc, text, corpus_free);
     run r = {.o = &o, .s = &s, .sc = sc, .text = text};

@@ -3,22 +3,26 @@
 same model timed in PyTorch for `make bench-train`.
 
 usage: check_training.py DIR [TOLERANCE]
-       check_training.py --bench CSV L H D T B STEPS THREADS
+       check_training.py --bench CSV L H D T B STEPS THREADS [VOCAB]
 
 DIR is what `ch13_language_model --dump DIR` writes: init/ and after/ (the
 weights before the first step and after the last checked one, one .npy per
 tensor, with shape.npy and vocab.npy), batches.npy (steps, B, T + 1 token
 ids), rates.npy (the learning rate of each step), losses.npy (the loss C
 computed at each step) and config.npy (beta1, beta2, eps, weight decay,
-clipping norm, B, T, steps, post-norm). The model is written here from the
-same formulas, in float64, with torch.optim.AdamW (weight decay on the
-matrices only) and torch.nn.utils.clip_grad_norm_. Every step's loss and
-every tensor after the last step are compared with C's; the exit status is
-1 if a relative difference exceeds the tolerance (default 1e-9).
+clipping norm, B, T, steps, post-norm); and for the float32 path after32/,
+losses32.npy and grads32.npy (its gradient at step 0, every tensor end to
+end). The model is written here from the same formulas, with
+torch.optim.AdamW (weight decay on the matrices only) and
+torch.nn.utils.clip_grad_norm_. In float64, every step's loss and every
+tensor after the last step are compared with C's float64 path (tolerance
+default 1e-9, relative); in float32, the losses, the gradient at step 0 and
+the change of the weights with C's float32 path (tolerances in check32).
+The exit status is 1 if any exceeds its tolerance.
 
-With --bench it times training steps of the same model on random tokens,
-in float32 and float64, and appends one line per precision to CSV (the
-columns of bench/bench_train.c).
+With --bench it times training steps of the same model on random tokens in
+float32, eager (the median of each part over STEPS steps after a warm-up),
+and appends one line to CSV (the columns of bench/bench_train.c).
 """
 import math
 import os
@@ -145,6 +149,69 @@ def replay(directory, skip=None, verbose=False):
     return worst_loss, worst_param, where, int(steps)
 
 
+def float32_run(directory, skip=None):
+    """The float32 path's steps in PyTorch float32 -> the largest relative difference of a
+    loss, the worst relative norm of a tensor's gradient at step 0, and what the steps changed
+    in the weights against what C's changed (relative norm of the difference)."""
+    torch.set_default_dtype(torch.float32)
+    p, cfg = load_weights(os.path.join(directory, "init"), torch.float32)
+    init = {n: t.detach().clone() for n, t in p.items()}
+    beta1, beta2, eps, decay, clip, _, _, steps, _ = np.load(os.path.join(directory, "config.npy"))
+    batches = torch.tensor(np.load(os.path.join(directory, "batches.npy")), dtype=torch.long)
+    rates = np.load(os.path.join(directory, "rates.npy"))
+    c_losses = np.load(os.path.join(directory, "losses32.npy"))
+    c_grads = np.load(os.path.join(directory, "grads32.npy"))
+    ids, targets = batches[0][:, :-1], batches[0][:, 1:]
+    F.cross_entropy(forward(p, cfg, ids).reshape(-1, cfg["vocab"]), targets.reshape(-1)).backward()
+    worst_grad, at = 0.0, 0
+    for name, t in p.items():
+        want = t.grad.detach().numpy().ravel()
+        got = c_grads[at:at + want.size]
+        at += want.size
+        worst_grad = max(worst_grad, float(np.linalg.norm(got - want) / np.linalg.norm(want)))
+        t.grad = None
+    opt = optimiser(p, beta1, beta2, eps, decay)
+    worst_loss = 0.0
+    for s in range(int(steps)):
+        if s == skip:
+            continue
+        loss = train_step(p, cfg, opt, batches[s], float(rates[s]), float(clip))
+        worst_loss = max(worst_loss, abs(loss - c_losses[s]) / abs(c_losses[s]))
+    diff = moved = 0.0
+    for name, t in p.items():
+        c_after = np.load(os.path.join(directory, "after32", name + ".npy"))
+        start = init[name].numpy().astype(np.float64)
+        torch_after = t.detach().numpy().astype(np.float64)
+        diff += float(np.sum((c_after - torch_after) ** 2))
+        moved += float(np.sum((torch_after - start) ** 2))
+    return worst_loss, worst_grad, math.sqrt(diff / moved), int(steps)
+
+
+def check32(directory):
+    """The float32 comparison, llm.c's test_gpt2 for this model. Tolerances: a loss within
+    1e-5 (relative); each tensor's gradient at the initial weights within 1e-4 (relative norm:
+    both sides are float32 sums of up to B*T terms, some 1e-6 from the exact value); and the
+    weights' change over the steps within 1e-2 (relative norm), the bound of chapter 13's
+    G1 against the float64 path, for the same reason: AdamW moves an entry by about the rate
+    whatever the size of its gradient, so an entry whose gradient is 0 on one side and a
+    rounding error on the other moves on one side only."""
+    loss, grad, change, steps = float32_run(directory)
+    print("float32: largest relative difference of a loss over %d steps: %.2e (bound 1e-5)"
+          % (steps, loss))
+    print("float32: worst relative difference of a tensor's gradient at step 0: %.2e (bound 1e-4)"
+          % grad)
+    print("float32: what the steps changed, C against PyTorch (relative norm): %.2e (bound 1e-2)"
+          % change)
+    ok = loss <= 1e-5 and grad <= 1e-4 and change <= 1e-2
+    print("float32 %s: PyTorch float32 %s the C float32 path" % ("PASS" if ok else "FAIL",
+                                                                 "repeats" if ok else "does not repeat"))
+    _, _, control, _ = float32_run(directory, skip=steps // 2)
+    holds = control <= 1e-2
+    print("   control (PyTorch float32 leaves out step %d): change against C %.3g: %s"
+          % (steps // 2, control, "HOLDS, a defect" if holds else "fails, as it should"))
+    return ok and not holds
+
+
 def check(directory, tolerance):
     worst_loss, worst_param, where, steps = replay(directory, verbose=True)
     print("largest relative difference of a loss over %d steps: %.2e" % (steps, worst_loss))
@@ -156,7 +223,8 @@ def check(directory, tolerance):
     holds = control <= tolerance
     print("   control (PyTorch leaves out step %d): largest tensor difference %.3g (%s): %s"
           % (steps // 2, control, where, "HOLDS, a defect" if holds else "fails, as it should"))
-    return 0 if ok and not holds else 1
+    ok32 = check32(directory)
+    return 0 if ok and not holds and ok32 else 1
 
 
 def random_model(cfg, dtype, generator):
@@ -171,28 +239,47 @@ def random_model(cfg, dtype, generator):
             for n, s in shapes.items()}
 
 
-def bench(csv, layers, heads, dim, context, batch, steps, threads):
+def timed_step(p, cfg, opt, batch, rate, clip):
+    """train_step's work, timed in its three parts, and its CPU time (seconds)."""
+    c0, t0 = time.process_time(), time.perf_counter()
+    ids, targets = batch[:, :-1], batch[:, 1:]
+    opt.zero_grad()
+    loss = F.cross_entropy(forward(p, cfg, ids).reshape(-1, cfg["vocab"]), targets.reshape(-1))
+    t1 = time.perf_counter()
+    loss.backward()
+    t2 = time.perf_counter()
+    torch.nn.utils.clip_grad_norm_(list(p.values()), clip)
+    for group in opt.param_groups:
+        group["lr"] = rate
+    opt.step()
+    return t1 - t0, t2 - t1, time.perf_counter() - t2, time.process_time() - c0
+
+
+def bench(csv, layers, heads, dim, context, batch, steps, threads, vocab=114):
+    """PyTorch float32 eager on the model of bench_train.c: the medians over `steps`
+    timed steps after one warm-up, in bench_train.c's columns."""
     torch.set_num_threads(threads)
-    cfg = dict(vocab=114, context=context, dim=dim, heads=heads, layers=layers,
+    cfg = dict(vocab=vocab, context=context, dim=dim, heads=heads, layers=layers,
                hidden=4 * dim, post=False)
+    torch.set_default_dtype(torch.float32)
+    gen = torch.Generator().manual_seed(1)
+    p = random_model(cfg, torch.float32, gen)
+    opt = optimiser(p, 0.9, 0.99, 1e-8, 0.1)
+    data = torch.randint(0, vocab, (steps + 1, batch, context + 1), generator=gen)
+    timed_step(p, cfg, opt, data[0], 1e-3, 1.0)  # warm-up, not timed
+    parts = np.array([timed_step(p, cfg, opt, data[s + 1], 1e-3, 1.0) for s in range(steps)])
+    fwd, bwd, optim = (float(np.median(parts[:, k])) for k in range(3))
+    step = float(np.median(parts[:, :3].sum(axis=1)))
+    cpu = float(np.median(parts[:, 3]))
+    tokens = batch * context / step
     with open(csv, "a") as out:
-        for dtype, label in ((torch.float32, "float32"), (torch.float64, "float64")):
-            torch.set_default_dtype(dtype)
-            gen = torch.Generator().manual_seed(1)
-            p = random_model(cfg, dtype, gen)
-            opt = optimiser(p, 0.9, 0.99, 1e-8, 0.1)
-            data = torch.randint(0, cfg["vocab"], (steps + 2, batch, context + 1), generator=gen)
-            train_step(p, cfg, opt, data[0], 1e-3, 1.0)  # warm-up, not timed
-            t0, c0 = time.perf_counter(), time.process_time()
-            for s in range(steps):
-                train_step(p, cfg, opt, data[s + 1], 1e-3, 1.0)
-            per = (time.perf_counter() - t0) / steps
-            cpu = (time.process_time() - c0) / steps
-            out.write("pytorch %s,%s,%d,%d,%d,%d,%d,%d,,,,%.3f,%.0f,%d,%.3f\n"
-                      % (torch.__version__, label, threads, layers, dim, heads, context, batch,
-                         1e3 * per, batch * context / per, peak_mb(), 1e3 * cpu))
-            print("PyTorch %s %s: %.1f ms a step, %.0f tokens/s; %.1f ms of CPU a step"
-                  % (torch.__version__, label, 1e3 * per, batch * context / per, 1e3 * cpu))
+        out.write("pytorch %s,float32,%d,%d,%d,%d,%d,%d,%.3f,%.3f,%.3f,%.3f,%.0f,%d,,,%.3f\n"
+                  % (torch.__version__, threads, layers, dim, heads, context, batch,
+                     1e3 * fwd, 1e3 * bwd, 1e3 * optim, 1e3 * step, tokens, peak_mb(), 1e3 * cpu))
+    print("  PyTorch %s float32 eager (%d threads): %.1f ms a step (forward %.1f, backward %.1f, "
+          "optimiser %.1f), %.0f tokens/s, peak memory %d MB; %.1f ms of CPU a step"
+          % (torch.__version__, threads, 1e3 * step, 1e3 * fwd, 1e3 * bwd, 1e3 * optim, tokens,
+             peak_mb(), 1e3 * cpu))
     return 0
 
 
@@ -202,7 +289,7 @@ def peak_mb():
 
 
 if __name__ == "__main__":
-    if len(sys.argv) == 10 and sys.argv[1] == "--bench":
+    if len(sys.argv) in (10, 11) and sys.argv[1] == "--bench":
         sys.exit(bench(sys.argv[2], *(int(v) for v in sys.argv[3:])))
     if len(sys.argv) not in (2, 3):
         sys.exit(__doc__)

@@ -29,6 +29,30 @@ Test(adamw, two_steps_follow_the_formula_and_decay_only_weights)
     adamw_free(&opt);
 }
 
+/* The float32 step is the float64 step rounded: after two steps each weight agrees to a
+ * few float32 units (relative 1e-6), and a float32 tensor list gets float32 moments. */
+Test(adamw, float32_tensors_step_as_float64_ones_within_float32_rounding)
+{
+    double w[2] = {1.0, -2.0}, gw[2] = {0.5, 0.1};
+    float w32[2] = {1.0f, -2.0f}, g32[2] = {0.5f, 0.1f};
+    tensor_ref t = {.value = w, .grad = gw, .ndim = 1, .shape = {2}, .size = 2, .decay = 1};
+    tensor_ref t32 = {.value32 = w32, .grad32 = g32, .ndim = 1, .shape = {2}, .size = 2,
+                      .decay = 1};
+    adamw opt, opt32;
+    cr_assert_eq(adamw_init(&opt, &t, 1, 0.1), INVENT_OK);
+    cr_assert_eq(adamw_init(&opt32, &t32, 1, 0.1), INVENT_OK);
+    cr_assert(opt32.m32 && !opt32.m, "float32 tensors get float32 moments");
+    for (int s = 0; s < 2; s++) {
+        cr_assert_eq(adamw_step(&opt, &t, 1, 0.01), INVENT_OK);
+        cr_assert_eq(adamw_step(&opt32, &t32, 1, 0.01), INVENT_OK);
+    }
+    for (int i = 0; i < 2; i++)
+        cr_assert(fabs(w32[i] - w[i]) <= 1e-6 * fabs(w[i]), "%g against %g", w32[i], w[i]);
+    cr_assert(w32[0] != 1.0f, "the float32 weights moved");
+    adamw_free(&opt);
+    adamw_free(&opt32);
+}
+
 Test(adamw, clipping_scales_to_the_maximum_norm_only_above_it)
 {
     double g[2] = {3.0, 4.0}, v[2] = {0};

@@ -22,11 +22,22 @@ typedef unsigned vu __attribute__((vector_size(32)));
 #define FMA_ITEM fma_item_avx2
 #define READ_ITEM read_item_avx2
 #include "machine_body.h"
+#define TRAIN_FORWARD_ITEM train_forward_item_avx2
+#define TRAIN_BACKWARD_ITEM train_backward_item_avx2
+#include "attn_train_body.h"
+#define GEMM_MR 6
+#define GEMM_NV 2
+#define GEMM_MICRO gemm_micro_avx2
+#define GEMM_ITEM gemm_item_avx2
+#include "gemm32_body.h"
 
 const vec_path vec_path_avx2 = {
     .level = SIMD_AVX2, .panel = PANEL, .tile_item = tile_item_avx2,
     .sparse_item = sparse_item_avx2, .decode_item = decode_item_avx2,
-    .fma_item = fma_item_avx2, .fma_lanes = FMA_CHAINS * VW, .read_item = read_item_avx2};
+    .fma_item = fma_item_avx2, .fma_lanes = FMA_CHAINS * VW, .read_item = read_item_avx2,
+    .train_forward_item = train_forward_item_avx2,
+    .train_backward_item = train_backward_item_avx2,
+    .gemm_item = gemm_item_avx2, .gemm_nr = GEMM_NV * VW};
 #else
 const vec_path vec_path_avx2 = {.level = SIMD_AVX2}; /* not built for this target */
 #endif

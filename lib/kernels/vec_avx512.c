@@ -46,11 +46,22 @@ static inline __attribute__((always_inline)) float vf_sum(vf v)
 #define FMA_ITEM fma_item_avx512
 #define READ_ITEM read_item_avx512
 #include "machine_body.h"
+#define TRAIN_FORWARD_ITEM train_forward_item_avx512
+#define TRAIN_BACKWARD_ITEM train_backward_item_avx512
+#include "attn_train_body.h"
+#define GEMM_MR 8
+#define GEMM_NV 2
+#define GEMM_MICRO gemm_micro_avx512
+#define GEMM_ITEM gemm_item_avx512
+#include "gemm32_body.h"
 
 const vec_path vec_path_avx512 = {
     .level = SIMD_AVX512, .panel = PANEL, .tile_item = tile_item_avx512,
     .sparse_item = sparse_item_avx512, .decode_item = decode_item_avx512,
-    .fma_item = fma_item_avx512, .fma_lanes = FMA_CHAINS * VW, .read_item = read_item_avx512};
+    .fma_item = fma_item_avx512, .fma_lanes = FMA_CHAINS * VW, .read_item = read_item_avx512,
+    .train_forward_item = train_forward_item_avx512,
+    .train_backward_item = train_backward_item_avx512,
+    .gemm_item = gemm_item_avx512, .gemm_nr = GEMM_NV * VW};
 #else
 const vec_path vec_path_avx512 = {.level = SIMD_AVX512}; /* not built for this target */
 #endif

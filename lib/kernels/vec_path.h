@@ -20,6 +20,11 @@ typedef struct {
     workers_fn fma_item;  /* a burst of register-only multiply-adds; ctx: fma_job */
     size_t fma_lanes;     /* multiply-adds per accumulator round of fma_item */
     workers_fn read_item; /* one part of a buffer, read; ctx: read_job */
+    workers_fn train_forward_item;  /* one (sequence, head) of attn_train_forward;
+                                     * ctx: attn_train_job */
+    workers_fn train_backward_item; /* one (sequence, head) of attn_train_backward */
+    workers_fn gemm_item; /* one block of rows of gemm32's C; ctx: gemm32_job */
+    size_t gemm_nr;       /* columns of its register block */
 } vec_path;
 
 extern const vec_path vec_path_avx512, vec_path_avx2, vec_path_portable;

@@ -244,3 +244,15 @@ int ablated_backward(ablated *m, const size_t *x, const size_t *y, gpt_trace *tr
     }
     return status;
 }
+
+int ablated_batch_forward(void *model, const size_t *x, const size_t *y, double *loss)
+{
+    ablated_batch *b = model;
+    return ablated_forward(b->m, x, y, b->tr, 1, loss);
+}
+
+int ablated_batch_backward(void *model, const size_t *x, const size_t *y)
+{
+    ablated_batch *b = model;
+    return ablated_backward(b->m, x, y, b->tr);
+}

@@ -77,4 +77,14 @@ int ablated_forward(ablated *m, const size_t *x, const size_t *y, gpt_trace *tr,
  * the trained list's gradients are those of the trained numbers */
 int ablated_backward(ablated *m, const size_t *x, const size_t *y, gpt_trace *tr);
 
+/* The ablated model as train_step (train_step.h) takes it: the model, one batch's trace. */
+typedef struct {
+    ablated *m;
+    gpt_trace *tr;
+} ablated_batch;
+
+/* model: an ablated_batch -> ablated_forward while training, ablated_backward */
+int ablated_batch_forward(void *model, const size_t *x, const size_t *y, double *loss);
+int ablated_batch_backward(void *model, const size_t *x, const size_t *y);
+
 #endif

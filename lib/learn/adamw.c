@@ -2,6 +2,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "status.h"
 
@@ -11,24 +12,27 @@ int adamw_init(adamw *opt, const tensor_ref *t, size_t count, double weight_deca
                    .count = count};
     if (!(weight_decay >= 0.0))
         return INVENT_ERANGE;
-    opt->m = calloc(count, sizeof *opt->m);
-    opt->v = calloc(count, sizeof *opt->v);
-    if (!opt->m || !opt->v) {
+    for (size_t k = 0; k < count; k++) {
+        if ((t[k].value32 != NULL) != (t[0].value32 != NULL))
+            return INVENT_ERANGE;
+        opt->total += t[k].size;
+    }
+    size_t n = opt->total ? opt->total : 1;
+    if (count && t[0].value32) {
+        opt->m32 = calloc(n, sizeof(float));
+        opt->v32 = calloc(n, sizeof(float));
+    } else {
+        opt->m = calloc(n, sizeof(double));
+        opt->v = calloc(n, sizeof(double));
+    }
+    if (!(opt->m && opt->v) && !(opt->m32 && opt->v32)) {
         adamw_free(opt);
         return INVENT_ENOMEM;
-    }
-    for (size_t k = 0; k < count; k++) {
-        opt->m[k] = calloc(t[k].size, sizeof(double));
-        opt->v[k] = calloc(t[k].size, sizeof(double));
-        if (!opt->m[k] || !opt->v[k]) {
-            adamw_free(opt);
-            return INVENT_ENOMEM;
-        }
     }
     return INVENT_OK;
 }
 
-/* one tensor: the decay, the moments, the step, in PyTorch's order of operations */
+/* one float64 tensor: the decay, the moments, the step, in PyTorch's order of operations */
 static void step_tensor(const adamw *opt, double rate, double fix1, double fix2,
                         tensor_ref *t, double *m, double *v)
 {
@@ -43,6 +47,22 @@ static void step_tensor(const adamw *opt, double rate, double fix1, double fix2,
     }
 }
 
+/* the same for a float32 tensor, in float32 (as PyTorch's float32 AdamW computes it) */
+static void step_tensor32(const adamw *opt, double rate, double fix1, double fix2,
+                          tensor_ref *t, float *m, float *v)
+{
+    float shrink = (float)(t->decay ? 1.0 - rate * opt->weight_decay : 1.0);
+    float step_size = (float)(rate / fix1), root2 = (float)sqrt(fix2);
+    float b1 = (float)opt->beta1, b2 = (float)opt->beta2, eps = (float)opt->eps;
+    for (size_t i = 0; i < t->size; i++) {
+        float g = t->grad32[i];
+        m[i] = b1 * m[i] + (1.0f - b1) * g;
+        v[i] = b2 * v[i] + (1.0f - b2) * g * g;
+        float denom = sqrtf(v[i]) / root2 + eps;
+        t->value32[i] = t->value32[i] * shrink - step_size * (m[i] / denom);
+    }
+}
+
 int adamw_step(adamw *opt, tensor_ref *t, size_t count, double rate)
 {
     if (count != opt->count)
@@ -52,30 +72,41 @@ int adamw_step(adamw *opt, tensor_ref *t, size_t count, double rate)
     opt->steps++;
     double fix1 = 1.0 - pow(opt->beta1, (double)opt->steps);
     double fix2 = 1.0 - pow(opt->beta2, (double)opt->steps);
-    for (size_t k = 0; k < count; k++)
-        step_tensor(opt, rate, fix1, fix2, &t[k], opt->m[k], opt->v[k]);
+    for (size_t k = 0, at = 0; k < count; at += t[k].size, k++)
+        if (opt->m32)
+            step_tensor32(opt, rate, fix1, fix2, &t[k], opt->m32 + at, opt->v32 + at);
+        else
+            step_tensor(opt, rate, fix1, fix2, &t[k], opt->m + at, opt->v + at);
     return INVENT_OK;
 }
 
 void adamw_free(adamw *opt)
 {
-    for (size_t k = 0; k < opt->count; k++) {
-        if (opt->m)
-            free(opt->m[k]);
-        if (opt->v)
-            free(opt->v[k]);
-    }
     free(opt->m);
     free(opt->v);
+    free(opt->m32);
+    free(opt->v32);
     opt->m = opt->v = NULL;
+    opt->m32 = opt->v32 = NULL;
+}
+
+void grad_zero(tensor_ref *t, size_t count)
+{
+    for (size_t k = 0; k < count; k++)
+        if (t[k].grad32)
+            memset(t[k].grad32, 0, t[k].size * sizeof(float));
+        else
+            memset(t[k].grad, 0, t[k].size * sizeof(double));
 }
 
 double grad_norm(const tensor_ref *t, size_t count)
 {
     double sum = 0.0;
     for (size_t k = 0; k < count; k++)
-        for (size_t i = 0; i < t[k].size; i++)
-            sum += t[k].grad[i] * t[k].grad[i];
+        for (size_t i = 0; i < t[k].size; i++) {
+            double g = t[k].grad32 ? (double)t[k].grad32[i] : t[k].grad[i];
+            sum += g * g;
+        }
     return sqrt(sum);
 }
 
@@ -83,9 +114,12 @@ double grad_clip(tensor_ref *t, size_t count, double max_norm)
 {
     double norm = grad_norm(t, count);
     double scale = max_norm / (norm + 1e-6);
-    if (scale < 1.0)
-        for (size_t k = 0; k < count; k++)
-            for (size_t i = 0; i < t[k].size; i++)
+    for (size_t k = 0; scale < 1.0 && k < count; k++)
+        for (size_t i = 0; i < t[k].size; i++) {
+            if (t[k].grad32)
+                t[k].grad32[i] *= (float)scale;
+            else
                 t[k].grad[i] *= scale;
+        }
     return norm;
 }

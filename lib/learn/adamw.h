@@ -14,11 +14,14 @@ typedef struct {
     double weight_decay;      /* lambda, for the tensors marked decay */
     unsigned long steps;      /* steps taken so far */
     size_t count;             /* tensors */
-    double **m, **v;          /* per tensor: first and second moments */
+    size_t total;             /* numbers, all tensors end to end */
+    double *m, *v;            /* (total) first and second moments, float64 tensors */
+    float *m32, *v32;         /* (total) the same for float32 tensors (value32) */
 } adamw;
 
-/* t: (count) tensors, lambda >= 0 -> *opt with zero moments (beta1 0.9,
- * beta2 0.95, eps 1e-8); INVENT_ERANGE, INVENT_ENOMEM */
+/* t: (count) tensors, all float64 or all float32 (tensors.h), lambda >= 0 ->
+ * *opt with zero moments of the tensors' precision, one buffer each (beta1
+ * 0.9, beta2 0.95, eps 1e-8); INVENT_ERANGE, INVENT_ENOMEM */
 int adamw_init(adamw *opt, const tensor_ref *t, size_t count, double weight_decay);
 
 /* values of t <- one AdamW step of size rate along the gradients of t:
@@ -28,7 +31,10 @@ int adamw_step(adamw *opt, tensor_ref *t, size_t count, double rate);
 
 void adamw_free(adamw *opt);
 
-/* t: (count) -> the norm of all gradients together, sqrt(sum g^2) */
+/* t: (count) -> every gradient 0 */
+void grad_zero(tensor_ref *t, size_t count);
+
+/* t: (count) -> the norm of all gradients together, sqrt(sum g^2), summed in double */
 double grad_norm(const tensor_ref *t, size_t count);
 
 /* gradients of t <- scaled by max_norm / (norm + 1e-6) when that is below 1;

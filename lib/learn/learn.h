@@ -13,7 +13,6 @@
 #include "corpus.h"
 #include "corpus_option.h"
 #include "fdcheck.h"
-#include "gpt.h"
 #include "gpt_clone.h"
 #include "gpt_gradcheck.h"
 #include "gradcheck.h"
@@ -30,8 +29,9 @@
 #include "sample.h"
 #include "schedule.h"
 #include "tasks.h"
-#include "tensors.h"
+#include "text_chapter.h"
 #include "train.h"
 #include "train_memory.h"
+#include "train_step.h"
 
 #endif

@@ -167,3 +167,15 @@ int rnn_lm_backward(const rnn_lm *w, const size_t *x, const size_t *y, rnn_lm_tr
     }
     return status;
 }
+
+int rnn_lm_batch_forward(void *model, const size_t *x, const size_t *y, double *loss)
+{
+    rnn_lm_batch *b = model;
+    return rnn_lm_forward(b->w, x, y, b->tr, loss);
+}
+
+int rnn_lm_batch_backward(void *model, const size_t *x, const size_t *y)
+{
+    rnn_lm_batch *b = model;
+    return rnn_lm_backward(b->w, x, y, b->tr, b->g);
+}

@@ -58,4 +58,14 @@ int rnn_lm_forward(const rnn_lm *w, const size_t *x, const size_t *y, rnn_lm_tra
 int rnn_lm_backward(const rnn_lm *w, const size_t *x, const size_t *y, rnn_lm_trace *tr,
                     rnn_lm *g);
 
+/* The recurrent model as train_step (train_step.h) takes it. */
+typedef struct {
+    rnn_lm *w, *g;
+    rnn_lm_trace *tr;
+} rnn_lm_batch;
+
+/* model: an rnn_lm_batch -> rnn_lm_forward, rnn_lm_backward */
+int rnn_lm_batch_forward(void *model, const size_t *x, const size_t *y, double *loss);
+int rnn_lm_batch_backward(void *model, const size_t *x, const size_t *y);
+
 #endif

@@ -47,6 +47,10 @@ void gpt_free(gpt_weights *w);
 /* -> how many tensors gpt_tensors lists for this shape: 2 + 12 L + 4 */
 size_t gpt_tensor_count(const gpt_shape *shape);
 
+/* shape -> out: (gpt_tensor_count) the list gpt_tensors makes, with its names,
+ * shapes and decay flags but no numbers (every pointer NULL) */
+void gpt_layout(const gpt_shape *shape, tensor_ref *out);
+
 /* w, g: weights and gradients of one shape (g may be NULL) -> out: (gpt_tensor_count)
  * named entries, value from w and grad from g: tok_emb, pos_emb, then per
  * block l0.Wq, l0.Wk, l0.Wv, l0.Wo, l0.ln1_g, l0.ln1_b, l0.W1, l0.b1, l0.W2,

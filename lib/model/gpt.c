@@ -77,57 +77,96 @@ void gpt_free(gpt_weights *w)
     free(w);
 }
 
-/* one entry of the list: a matrix (vec NULL) or a vector (m NULL) */
-static tensor_ref entry(const char *name, gsl_matrix *m, gsl_vector *v, gsl_matrix *gm,
-                        gsl_vector *gv)
+/* one entry of the layout: a (rows, cols) matrix, or a vector of rows when cols is 0 */
+static tensor_ref slot(const char *name, size_t rows, size_t cols)
 {
-    tensor_ref t = {.ndim = m ? 2 : 1, .decay = m != NULL};
+    tensor_ref t = {.ndim = cols ? 2 : 1, .decay = cols != 0,
+                    .shape = {rows, cols ? cols : 1}, .size = rows * (cols ? cols : 1)};
     snprintf(t.name, sizeof t.name, "%s", name);
-    t.value = m ? m->data : v->data;
-    t.grad = m ? (gm ? gm->data : NULL) : (gv ? gv->data : NULL);
-    t.shape[0] = m ? m->size1 : v->size;
-    t.shape[1] = m ? m->size2 : 1;
-    t.size = t.shape[0] * t.shape[1];
     return t;
 }
 
-static const char *name(char *buf, size_t l, const char *field)
+/* the 12 tensors of block l, in block_tensors' order */
+static void layout_block(size_t l, size_t d, size_t m, tensor_ref *out)
 {
-    snprintf(buf, 32, "l%zu.%s", l, field);
-    return buf;
-}
-
-/* the 12 tensors of one block, in the order gpt.h lists them (block_tensors' order) */
-static void list_block(size_t l, block_weights *w, block_weights *g, tensor_ref *out)
-{
-    char buf[32];
     static const char *names[GPT_BLOCK_TENSORS] = {"Wq", "Wk", "Wv", "Wo", "ln1_g", "ln1_b",
                                                    "W1", "b1", "W2", "b2", "ln2_g", "ln2_b"};
-    gsl_matrix *wm[] = {w->attn->Wq, w->attn->Wk, w->attn->Wv, w->attn->Wo, NULL, NULL,
-                        w->mlp->W1, NULL, w->mlp->W2, NULL, NULL, NULL};
-    gsl_vector *wv[] = {NULL, NULL, NULL, NULL, w->gamma1, w->beta1,
-                        NULL, w->mlp->b1, NULL, w->mlp->b2, w->gamma2, w->beta2};
-    gsl_matrix *gm[] = {g ? g->attn->Wq : NULL, g ? g->attn->Wk : NULL, g ? g->attn->Wv : NULL,
-                        g ? g->attn->Wo : NULL, NULL, NULL, g ? g->mlp->W1 : NULL, NULL,
-                        g ? g->mlp->W2 : NULL, NULL, NULL, NULL};
-    gsl_vector *gv[] = {NULL, NULL, NULL, NULL, g ? g->gamma1 : NULL, g ? g->beta1 : NULL,
-                        NULL, g ? g->mlp->b1 : NULL, NULL, g ? g->mlp->b2 : NULL,
-                        g ? g->gamma2 : NULL, g ? g->beta2 : NULL};
-    for (size_t k = 0; k < GPT_BLOCK_TENSORS; k++)
-        out[k] = entry(name(buf, l, names[k]), wm[k], wv[k], gm[k], gv[k]);
+    const size_t rows[GPT_BLOCK_TENSORS] = {d, d, d, d, d, d, m, m, d, d, d, d};
+    const size_t cols[GPT_BLOCK_TENSORS] = {d, d, d, d, 0, 0, d, 0, m, 0, 0, 0};
+    for (size_t k = 0; k < GPT_BLOCK_TENSORS; k++) {
+        char buf[32];
+        snprintf(buf, sizeof buf, "l%zu.%s", l, names[k]);
+        out[k] = slot(buf, rows[k], cols[k]);
+    }
+}
+
+void gpt_layout(const gpt_shape *s, tensor_ref *out)
+{
+    size_t d = s->dim, k = 0;
+    out[k++] = slot("tok_emb", s->vocab, d);
+    out[k++] = slot("pos_emb", s->context, d);
+    for (size_t l = 0; l < s->layers; l++, k += GPT_BLOCK_TENSORS)
+        layout_block(l, d, s->hidden, out + k);
+    out[k++] = slot("lnf_g", d, 0);
+    out[k++] = slot("lnf_b", d, 0);
+    out[k++] = slot("Wout", s->vocab, d);
+    out[k++] = slot("bout", s->vocab, 0);
+}
+
+/* a matrix's or a vector's numbers and shape, into entry t (vectors keep ndim 1) */
+static void take_matrix(tensor_ref *t, gsl_matrix *m, double **data)
+{
+    *data = m->data;
+    t->shape[0] = m->size1, t->shape[1] = m->size2, t->size = m->size1 * m->size2;
+}
+
+static void take_vector(tensor_ref *t, gsl_vector *v, double **data)
+{
+    *data = v->data;
+    t->shape[0] = v->size, t->shape[1] = 1, t->size = v->size;
+}
+
+/* w -> p: (gpt_tensor_count) the first number of every tensor, in gpt_layout's order;
+ * the entries of out take w's actual shapes (an ablation may widen the heads) */
+static void numbers(gpt_weights *w, tensor_ref *out, double **p)
+{
+    size_t k = 0;
+    take_matrix(&out[k], w->E, &p[k]), k++;
+    take_matrix(&out[k], w->P, &p[k]), k++;
+    for (size_t l = 0; l < w->shape.layers; l++) {
+        block_weights *b = w->blocks[l];
+        gsl_matrix *mats[] = {b->attn->Wq, b->attn->Wk, b->attn->Wv, b->attn->Wo};
+        for (int i = 0; i < 4; i++, k++)
+            take_matrix(&out[k], mats[i], &p[k]);
+        gsl_vector *vecs[] = {b->gamma1, b->beta1};
+        for (int i = 0; i < 2; i++, k++)
+            take_vector(&out[k], vecs[i], &p[k]);
+        take_matrix(&out[k], b->mlp->W1, &p[k]), k++;
+        take_vector(&out[k], b->mlp->b1, &p[k]), k++;
+        take_matrix(&out[k], b->mlp->W2, &p[k]), k++;
+        gsl_vector *rest[] = {b->mlp->b2, b->gamma2, b->beta2};
+        for (int i = 0; i < 3; i++, k++)
+            take_vector(&out[k], rest[i], &p[k]);
+    }
+    take_vector(&out[k], w->gamma, &p[k]), k++;
+    take_vector(&out[k], w->beta, &p[k]), k++;
+    take_matrix(&out[k], w->Wout, &p[k]), k++;
+    take_vector(&out[k], w->bout, &p[k]), k++;
 }
 
 void gpt_tensors(gpt_weights *w, gpt_weights *g, tensor_ref *out)
 {
-    size_t L = w->shape.layers, k = 0;
-    out[k++] = entry("tok_emb", w->E, NULL, g ? g->E : NULL, NULL);
-    out[k++] = entry("pos_emb", w->P, NULL, g ? g->P : NULL, NULL);
-    for (size_t l = 0; l < L; l++, k += GPT_BLOCK_TENSORS)
-        list_block(l, w->blocks[l], g ? g->blocks[l] : NULL, out + k);
-    out[k++] = entry("lnf_g", NULL, w->gamma, NULL, g ? g->gamma : NULL);
-    out[k++] = entry("lnf_b", NULL, w->beta, NULL, g ? g->beta : NULL);
-    out[k++] = entry("Wout", w->Wout, NULL, g ? g->Wout : NULL, NULL);
-    out[k++] = entry("bout", NULL, w->bout, NULL, g ? g->bout : NULL);
+    size_t count = gpt_tensor_count(&w->shape);
+    double *value[count], *grad[count];
+    tensor_ref scratch[count];
+    gpt_layout(&w->shape, out);
+    numbers(w, out, value);
+    if (g)
+        numbers(g, scratch, grad);
+    for (size_t k = 0; k < count; k++) {
+        out[k].value = value[k];
+        out[k].grad = g ? grad[k] : NULL;
+    }
 }
 
 size_t gpt_param_count(const gpt_shape *s)

@@ -1,0 +1,55 @@
+/* The training attention's driver: checks the shape and the environment,
+ * and shares the (sequence, head) items out between the workers on the
+ * vector path in use (attn_train_body.h). */
+#include <math.h>
+
+#include "attn_train.h"
+#include "attn_train_job.h"
+#include "status.h"
+#include "vec_path.h"
+#include "workers.h"
+
+size_t attn_train_scratch(const attn_train_shape *s, int workers)
+{
+    return (size_t)(workers > 0 ? workers : 1) * attn_train_per_worker(s->T, s->dh);
+}
+
+/* s, workers -> the job's common part, or INVENT_ERANGE */
+static int job_open(const attn_train_shape *s, int workers, float *scratch, attn_train_job *j,
+                    const vec_path **path)
+{
+    int status = INVENT_OK;
+    *path = vec_path_current(&status);
+    if (!*path)
+        return status;
+    if (s->B == 0 || s->T == 0 || s->H == 0 || s->dh == 0 || workers < 1)
+        return INVENT_ERANGE;
+    *j = (attn_train_job){.s = s, .tpad = (s->T + 15) / 16 * 16,
+                          .per_worker = attn_train_per_worker(s->T, s->dh), .scratch = scratch};
+    return INVENT_OK;
+}
+
+int attn_train_forward(const attn_train_shape *s, const float *qkv, float *out, float *lse,
+                       float *scratch, int workers)
+{
+    attn_train_job j;
+    const vec_path *path;
+    int status = job_open(s, workers, scratch, &j, &path);
+    if (status != INVENT_OK)
+        return status;
+    j.qkv = qkv, j.o = out, j.l = lse;
+    return workers_run(s->B * s->H, workers, path->train_forward_item, &j);
+}
+
+int attn_train_backward(const attn_train_shape *s, const float *qkv, const float *out,
+                        const float *lse, const float *dout, float *dqkv, float *scratch,
+                        int workers)
+{
+    attn_train_job j;
+    const vec_path *path;
+    int status = job_open(s, workers, scratch, &j, &path);
+    if (status != INVENT_OK)
+        return status;
+    j.qkv = qkv, j.out = out, j.lse = lse, j.dout = dout, j.dqkv = dqkv;
+    return workers_run(s->B * s->H, workers, path->train_backward_item, &j);
+}

@@ -1,0 +1,29 @@
+/* What attn_train.c hands to a vector path's training-attention items
+ * (attn_train_body.h): the problem and every worker's scratch. One item is
+ * one (sequence, head) pair. */
+#ifndef INVENT_ATTN_TRAIN_JOB_H
+#define INVENT_ATTN_TRAIN_JOB_H
+
+#include <stddef.h>
+
+#include "attn_kernels.h"
+#include "attn_train.h"
+
+typedef struct {
+    const attn_train_shape *s;
+    const float *qkv, *out, *lse, *dout; /* (B, T, 3C), (B, T, C), (B, H, T), (B, T, C) */
+    float *o, *l, *dqkv;                 /* the forward's outputs; the backward's */
+    size_t tpad;                         /* T rounded up to 16: the transposed tiles' stride */
+    size_t per_worker;                   /* floats of scratch per worker */
+    float *scratch;
+} attn_train_job;
+
+/* T -> floats of one worker's scratch: K^T and V^T (dh, tpad), dK and dV
+ * (T, dh), the row buffers and two (ATTN_TILE, ATTN_TILE) tiles */
+static inline size_t attn_train_per_worker(size_t T, size_t dh)
+{
+    size_t tpad = (T + 15) / 16 * 16;
+    return (4 * dh * tpad + 4 * tpad + 4 * dh + 2 * ATTN_TILE * ATTN_TILE + 15) / 16 * 16;
+}
+
+#endif

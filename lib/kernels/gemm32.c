@@ -1,0 +1,54 @@
+/* gemm32's driver: packs B by blocks of K (by panels of the path's NR
+ * columns, zero past N) and shares the rows of C out between the workers as
+ * the path's items (gemm32_body.h), in one run. */
+#include "gemm32.h"
+
+#include <string.h>
+
+#include "gemm32_job.h"
+#include "status.h"
+#include "vec_path.h"
+#include "workers.h"
+
+size_t gemm32_scratch(size_t n_max, size_t k_max)
+{
+    size_t panels = (n_max + GEMM_NR_MAX - 1) / GEMM_NR_MAX + 1; /* any NR <= GEMM_NR_MAX */
+    return (k_max > 0 ? k_max : 1) * panels * GEMM_NR_MAX; /* the workers read A in place */
+}
+
+/* B's rows k0 .. k0+kc-1 -> bp: (panels, kc, nr), zero past N; read along B's
+ * contiguous direction (rows when b_cs is 1, columns otherwise) */
+static void pack_b(const gemm32_args *g, size_t k0, size_t kc, size_t nr, float *bp)
+{
+    size_t panels = (g->N + nr - 1) / nr;
+    for (size_t q = 0; q < panels; q++) {
+        float *out = bp + q * kc * nr;
+        size_t cols = g->N - q * nr < nr ? g->N - q * nr : nr;
+        if (cols < nr)
+            memset(out, 0, kc * nr * sizeof(float));
+        if (g->b_cs == 1)
+            for (size_t p = 0; p < kc; p++)
+                memcpy(out + p * nr, g->b + (k0 + p) * g->b_rs + q * nr, cols * sizeof(float));
+        else
+            for (size_t c = 0; c < cols; c++) {
+                const float *col = g->b + k0 * g->b_rs + (q * nr + c) * g->b_cs;
+                for (size_t p = 0; p < kc; p++)
+                    out[p * nr + c] = col[p * g->b_rs];
+            }
+    }
+}
+
+int gemm32(const gemm32_args *g, float *scratch, int workers)
+{
+    int status = INVENT_OK;
+    const vec_path *path = vec_path_current(&status);
+    if (!path)
+        return status;
+    if (g->M == 0 || g->N == 0)
+        return INVENT_OK;
+    gemm32_job j = {.g = g, .bp = scratch};
+    size_t nr = path->gemm_nr, panels = (g->N + nr - 1) / nr;
+    for (size_t k0 = 0; k0 < g->K; k0 += GEMM_KC)
+        pack_b(g, k0, g->K - k0 < GEMM_KC ? g->K - k0 : GEMM_KC, nr, scratch + k0 * panels * nr);
+    return workers_run((g->M + GEMM_ROW_BLOCK - 1) / GEMM_ROW_BLOCK, workers, path->gemm_item, &j);
+}

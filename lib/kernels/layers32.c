@@ -1,0 +1,245 @@
+#include "layers32.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "gemm32.h"
+#include "workers.h"
+
+/* rows per work item of the row-wise layers: fixed, so the sums do not depend on the threads */
+#define ROWS_CHUNK 32
+
+/* A row-wise layer: fn(args, lo, hi) does rows lo .. hi-1. */
+typedef struct {
+    void (*fn)(const void *args, size_t lo, size_t hi);
+    const void *args;
+    size_t n;
+} rows_job;
+
+static int rows_item(void *ctx, size_t item, int worker)
+{
+    const rows_job *j = ctx;
+    size_t lo = item * ROWS_CHUNK, hi = lo + ROWS_CHUNK < j->n ? lo + ROWS_CHUNK : j->n;
+    (void)worker;
+    j->fn(j->args, lo, hi);
+    return 0;
+}
+
+/* rows 0 .. n-1 of a row-wise layer, in chunks shared out between cx's workers */
+static void rows_run(const linear32_ctx *cx, size_t n, void (*fn)(const void *, size_t, size_t),
+                     const void *args)
+{
+    rows_job j = {fn, args, n};
+    workers_run((n + ROWS_CHUNK - 1) / ROWS_CHUNK, cx->workers, rows_item, &j);
+}
+
+int linear32_forward(const linear32_ctx *cx, size_t n, size_t k, size_t m, const float *in,
+                     const float *W, const float *b, float *out)
+{
+    for (size_t i = 0; i < n; i++) /* the bias first, then the product is added */
+        if (b)
+            memcpy(out + i * m, b, m * sizeof(float));
+        else
+            memset(out + i * m, 0, m * sizeof(float));
+    gemm32_args g = {n, m, k, in, k, 1, W, 1, k, out, m};
+    return gemm32(&g, cx->scratch, cx->workers);
+}
+
+int linear32_backward(const linear32_ctx *cx, size_t n, size_t k, size_t m, const float *in,
+                      const float *W, const float *dout, float *din, float *dW, float *db)
+{
+    gemm32_args dx = {n, k, m, dout, m, 1, W, k, 1, din, k};
+    gemm32_args dw = {m, k, n, dout, 1, m, in, k, 1, dW, k};
+    int status = din ? gemm32(&dx, cx->scratch, cx->workers) : 0;
+    if (status == 0)
+        status = gemm32(&dw, cx->scratch, cx->workers);
+    for (size_t i = 0; db && i < n; i++)
+        for (size_t j = 0; j < m; j++)
+            db[j] += dout[i * m + j];
+    return status;
+}
+
+typedef struct {
+    size_t d;
+    const float *x, *gamma, *beta;
+    float eps, *y, *mean, *rstd;
+} ln_forward_args;
+
+static void ln_forward_rows(const void *args, size_t lo, size_t hi)
+{
+    const ln_forward_args *a = args;
+    size_t d = a->d;
+    for (size_t i = lo; i < hi; i++) {
+        const float *xi = a->x + i * d;
+        float mu = 0.0f, var = 0.0f;
+        for (size_t j = 0; j < d; j++)
+            mu += xi[j];
+        mu /= (float)d;
+        for (size_t j = 0; j < d; j++)
+            var += (xi[j] - mu) * (xi[j] - mu);
+        float inv = 1.0f / sqrtf(var / (float)d + a->eps);
+        for (size_t j = 0; j < d; j++)
+            a->y[i * d + j] = a->gamma[j] * ((xi[j] - mu) * inv) + a->beta[j];
+        a->mean[i] = mu, a->rstd[i] = inv;
+    }
+}
+
+void layernorm32_forward(const linear32_ctx *cx, size_t n, size_t d, const float *x,
+                         const float *gamma, const float *beta, float eps, float *y, float *mean,
+                         float *rstd)
+{
+    ln_forward_args a = {d, x, gamma, beta, eps, y, mean, rstd};
+    rows_run(cx, n, ln_forward_rows, &a);
+}
+
+typedef struct {
+    size_t d;
+    const float *x, *gamma, *mean, *rstd, *dy;
+    float *dx;
+} ln_backward_args;
+
+/* rows lo..hi-1 of dx += (gamma dy - mean(gamma dy) - xhat mean(gamma dy xhat)) rstd */
+static void ln_backward_rows(const void *args, size_t lo, size_t hi)
+{
+    const ln_backward_args *a = args;
+    size_t d = a->d;
+    for (size_t i = lo; i < hi; i++) {
+        const float *xi = a->x + i * d, *dyi = a->dy + i * d;
+        float mu = a->mean[i], inv = a->rstd[i], g_mean = 0.0f, gx_mean = 0.0f;
+        for (size_t j = 0; j < d; j++) {
+            float g = a->gamma[j] * dyi[j];
+            g_mean += g;
+            gx_mean += g * ((xi[j] - mu) * inv);
+        }
+        g_mean /= (float)d, gx_mean /= (float)d;
+        for (size_t j = 0; j < d; j++) {
+            float xhat = (xi[j] - mu) * inv;
+            a->dx[i * d + j] += (a->gamma[j] * dyi[j] - g_mean - xhat * gx_mean) * inv;
+        }
+    }
+}
+
+void layernorm32_backward(const linear32_ctx *cx, size_t n, size_t d, const float *x,
+                          const float *gamma, const float *mean, const float *rstd,
+                          const float *dy, float *dx, float *dgamma, float *dbeta)
+{
+    ln_backward_args a = {d, x, gamma, mean, rstd, dy, dx};
+    rows_run(cx, n, ln_backward_rows, &a);
+    for (size_t i = 0; i < n; i++) /* the sums over rows, in row order */
+        for (size_t j = 0; j < d; j++) {
+            dbeta[j] += dy[i * d + j];
+            dgamma[j] += dy[i * d + j] * ((x[i * d + j] - mean[i]) * rstd[i]);
+        }
+}
+
+/* Four floats at a time, without branches (the signs are a coin toss, which a
+ * branch predicts badly): SSE2 on x86-64, plain C elsewhere. */
+typedef float v4 __attribute__((vector_size(16)));
+typedef int v4i __attribute__((vector_size(16)));
+
+static v4 load4(const float *p)
+{
+    v4 v;
+    memcpy(&v, p, sizeof v);
+    return v;
+}
+
+/* x where keep > 0, else 0 */
+static v4 where_positive(v4 keep, v4 x)
+{
+    return (v4)((v4i)x & (keep > (v4){0}));
+}
+
+typedef struct {
+    size_t width;
+    const float *z, *df;
+    float *f, *dz;
+} relu_args;
+
+static void relu_forward_rows(const void *args, size_t lo, size_t hi)
+{
+    const relu_args *a = args;
+    size_t i = lo * a->width, end = hi * a->width;
+    for (; i + 4 <= end; i += 4) {
+        v4 x = load4(a->z + i), y = where_positive(x, x);
+        memcpy(a->f + i, &y, sizeof y);
+    }
+    for (; i < end; i++)
+        a->f[i] = a->z[i] > 0.0f ? a->z[i] : 0.0f;
+}
+
+static void relu_backward_rows(const void *args, size_t lo, size_t hi)
+{
+    const relu_args *a = args;
+    size_t i = lo * a->width, end = hi * a->width;
+    for (; i + 4 <= end; i += 4) {
+        v4 y = load4(a->dz + i) + where_positive(load4(a->z + i), load4(a->df + i));
+        memcpy(a->dz + i, &y, sizeof y);
+    }
+    for (; i < end; i++)
+        a->dz[i] += a->z[i] > 0.0f ? a->df[i] : 0.0f;
+}
+
+void relu32_forward(const linear32_ctx *cx, size_t n, size_t width, const float *z, float *f)
+{
+    relu_args a = {.width = width, .z = z, .f = f};
+    rows_run(cx, n, relu_forward_rows, &a);
+}
+
+void relu32_backward(const linear32_ctx *cx, size_t n, size_t width, const float *z,
+                     const float *df, float *dz)
+{
+    relu_args a = {.width = width, .z = z, .df = df, .dz = dz};
+    rows_run(cx, n, relu_backward_rows, &a);
+}
+
+void residual32_forward(size_t count, const float *a, const float *b, float *out)
+{
+    for (size_t i = 0; i < count; i++)
+        out[i] = a[i] + b[i];
+}
+
+double xent32_forward(size_t n, size_t V, const float *logits, const size_t *y, float *probs)
+{
+    double total = 0.0;
+    for (size_t i = 0; i < n; i++) {
+        const float *z = logits + i * V;
+        float *p = probs + i * V, top = z[0], sum = 0.0f;
+        for (size_t c = 1; c < V; c++)
+            top = fmaxf(top, z[c]);
+        for (size_t c = 0; c < V; c++)
+            sum += (p[c] = expf(z[c] - top));
+        for (size_t c = 0; c < V; c++)
+            p[c] /= sum;
+        if (y)
+            total += (double)(top - z[y[i]]) + log((double)sum);
+    }
+    return total / (double)n;
+}
+
+void xent32_backward(size_t n, size_t V, const float *probs, const size_t *y, float *dlogits)
+{
+    float inv = 1.0f / (float)n;
+    for (size_t i = 0; i < n; i++) {
+        for (size_t c = 0; c < V; c++)
+            dlogits[i * V + c] = probs[i * V + c] * inv;
+        dlogits[i * V + y[i]] -= inv;
+    }
+}
+
+void embedding32_forward(size_t B, size_t T, size_t d, const size_t *ids, const float *E,
+                         const float *P, float *x)
+{
+    for (size_t i = 0; i < B * T; i++)
+        residual32_forward(d, E + ids[i] * d, P + (i % T) * d, x + i * d);
+}
+
+void embedding32_backward(size_t B, size_t T, size_t d, const size_t *ids, const float *dx,
+                          float *dE, float *dP)
+{
+    for (size_t i = 0; i < B * T; i++)
+        for (size_t j = 0; j < d; j++) {
+            dE[ids[i] * d + j] += dx[i * d + j];
+            dP[(i % T) * d + j] += dx[i * d + j];
+        }
+}

@@ -1,0 +1,371 @@
+#include "gpt32.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "attn_train.h"
+#include "gemm32.h"
+#include "layers32.h"
+#include "status.h"
+#include "workers.h"
+
+/* One layer's activations, (B*T) rows each, and the final ones. */
+typedef struct {
+    float *out1, *mean1, *rstd1; /* norm 1: (n, C), (n), (n) */
+    float *qkv;                  /* (n, 3C) */
+    float *atty;                 /* (n, C) the heads' outputs, concatenated */
+    float *lse;                  /* (B, H, T) each query's log-sum-exp (base 2) */
+    float *A;                    /* (n, C) after W_o */
+    float *R1;                   /* (n, C) the first skip */
+    float *out2, *mean2, *rstd2; /* norm 2 (pre-norm only) */
+    float *Z, *F;                /* (n, m) the MLP's pre-activations and activations */
+    float *M;                    /* (n, C) the MLP's output */
+    float *R2;                   /* (n, C) post-norm: the second skip, norm 2's input */
+} layer_acts;
+
+struct gpt32_acts {
+    float *X;                     /* (L + 1, n, C): the stream into each block, and out */
+    layer_acts *layer;            /* (L) */
+    float *Hf, *meanf, *rstdf;    /* the final norm */
+    float *logits, *probs;        /* (n, V) */
+    float *dX, *dX2, *dR1, *dH, *dN, *datty; /* (n, C) each: gradients on the way back */
+    float *dqkv, *dF, *dZ;        /* (n, 3C), (n, m), (n, m) */
+    float *dlogits;               /* (n, V) */
+    float *attn;                  /* the attention's scratch */
+    linear32_ctx mm;              /* the products' scratch and threads */
+    float *block;                 /* every array above, one allocation */
+};
+
+/* *at: floats carved so far -> base + *at, then *at += count (base NULL: only counts) */
+static float *carve(float *base, size_t *at, size_t count)
+{
+    float *p = base ? base + *at : NULL;
+    *at += (count + 15) / 16 * 16;
+    return p;
+}
+
+/* every activation array of m carved from base (NULL: only counted) -> floats used */
+static size_t carve_acts(gpt32 *m, gpt32_acts *a, float *base)
+{
+    const gpt_shape *s = &m->shape;
+    size_t n = m->B * m->T, C = s->dim, L = s->layers, at = 0, hid = s->hidden;
+    attn_train_shape as = {m->B, m->T, s->heads, C / s->heads, 0};
+    a->X = carve(base, &at, (L + 1) * n * C);
+    for (size_t l = 0; l < L; l++) {
+        layer_acts *la = &a->layer[l];
+        la->out1 = carve(base, &at, n * C), la->mean1 = carve(base, &at, n);
+        la->rstd1 = carve(base, &at, n), la->qkv = carve(base, &at, 3 * n * C);
+        la->atty = carve(base, &at, n * C), la->lse = carve(base, &at, n * s->heads);
+        la->A = carve(base, &at, n * C), la->R1 = carve(base, &at, n * C);
+        la->out2 = carve(base, &at, n * C), la->mean2 = carve(base, &at, n);
+        la->rstd2 = carve(base, &at, n), la->Z = carve(base, &at, n * hid);
+        la->F = carve(base, &at, n * hid), la->M = carve(base, &at, n * C);
+        la->R2 = carve(base, &at, n * C);
+    }
+    a->Hf = carve(base, &at, n * C), a->meanf = carve(base, &at, n);
+    a->rstdf = carve(base, &at, n), a->logits = carve(base, &at, n * s->vocab);
+    a->probs = carve(base, &at, n * s->vocab), a->dlogits = carve(base, &at, n * s->vocab);
+    float **d[] = {&a->dX, &a->dX2, &a->dR1, &a->dH, &a->dN, &a->datty};
+    for (size_t k = 0; k < sizeof d / sizeof d[0]; k++)
+        *d[k] = carve(base, &at, n * C);
+    a->dqkv = carve(base, &at, 3 * n * C);
+    a->dF = carve(base, &at, n * hid), a->dZ = carve(base, &at, n * hid);
+    a->attn = carve(base, &at, attn_train_scratch(&as, m->workers));
+    size_t widest = 3 * C > hid ? 3 * C : hid; /* every product's N, and K but n */
+    widest = widest > s->vocab ? widest : s->vocab;
+    a->mm.scratch = carve(base, &at, gemm32_scratch(widest, n > widest ? n : widest));
+    a->mm.workers = m->workers;
+    return at;
+}
+
+static gpt32_acts *acts_new(gpt32 *m)
+{
+    gpt32_acts *a = calloc(1, sizeof *a);
+    if (!a)
+        return NULL;
+    a->layer = calloc(m->shape.layers, sizeof *a->layer);
+    size_t floats = a->layer ? carve_acts(m, a, NULL) : 0;
+    a->block = floats ? aligned_alloc(64, floats * sizeof(float)) : NULL;
+    if (!a->block) {
+        free(a->layer);
+        free(a);
+        return NULL;
+    }
+    memset(a->block, 0, floats * sizeof(float));
+    carve_acts(m, a, a->block);
+    return a;
+}
+
+static void acts_free(gpt32_acts *a)
+{
+    if (!a)
+        return;
+    free(a->block);
+    free(a->layer);
+    free(a);
+}
+
+gpt32 *gpt32_new(const gpt_shape *s, size_t B, size_t T)
+{
+    int workers;
+    if (s->heads == 0 || s->dim % s->heads != 0 || s->vocab == 0 || s->layers == 0 ||
+        s->hidden == 0 || B == 0 || T == 0 || T > s->context || workers_get(&workers) != 0)
+        return NULL;
+    gpt32 *m = calloc(1, sizeof *m);
+    if (!m)
+        return NULL;
+    *m = (gpt32){.shape = *s, .B = B, .T = T, .count = gpt_tensor_count(s),
+                 .n = gpt_param_count(s), .eps = 1e-5f, .workers = workers};
+    m->t = calloc(m->count, sizeof *m->t);
+    m->params = calloc(m->n, sizeof(float));
+    m->grads = calloc(m->n, sizeof(float));
+    if (!m->t || !m->params || !m->grads || !(m->a = acts_new(m))) {
+        gpt32_free(m);
+        return NULL;
+    }
+    gpt_layout(s, m->t);
+    for (size_t k = 0, at = 0; k < m->count; at += m->t[k].size, k++)
+        m->t[k].value32 = m->params + at, m->t[k].grad32 = m->grads + at;
+    return m;
+}
+
+void gpt32_free(gpt32 *m)
+{
+    if (!m)
+        return;
+    acts_free(m->a);
+    free(m->t);
+    free(m->params);
+    free(m->grads);
+    free(m);
+}
+
+static int same_shape(const gpt_shape *a, const gpt_shape *b)
+{
+    return a->vocab == b->vocab && a->context == b->context && a->dim == b->dim &&
+           a->heads == b->heads && a->layers == b->layers && a->hidden == b->hidden &&
+           a->norm == b->norm;
+}
+
+int gpt32_from64(gpt32 *m, const gpt_weights *w)
+{
+    if (!same_shape(&w->shape, &m->shape))
+        return INVENT_ESHAPE;
+    tensor_ref t[m->count];
+    gpt_tensors((gpt_weights *)w, NULL, t);
+    for (size_t k = 0; k < m->count; k++)
+        for (size_t i = 0; i < t[k].size; i++)
+            m->t[k].value32[i] = (float)t[k].value[i];
+    return INVENT_OK;
+}
+
+int gpt32_to64(const gpt32 *m, gpt_weights *w)
+{
+    if (!same_shape(&w->shape, &m->shape))
+        return INVENT_ESHAPE;
+    tensor_ref t[m->count];
+    gpt_tensors(w, NULL, t);
+    for (size_t k = 0; k < m->count; k++)
+        for (size_t i = 0; i < t[k].size; i++)
+            t[k].value[i] = (double)m->t[k].value32[i];
+    return INVENT_OK;
+}
+
+const float *gpt32_logits(const gpt32 *m)
+{
+    return m->a->logits;
+}
+
+/* *status <- next, unless it already holds an error */
+static void keep(int *status, int next)
+{
+    if (*status == INVENT_OK)
+        *status = next;
+}
+
+/* block l's tensors, values (grad 0) or gradients (grad 1), in layout order */
+typedef struct {
+    float *Wqkv, *Wo, *g1, *b1n, *W1, *b1, *W2, *b2, *g2, *b2n;
+} block32;
+
+static block32 block_of(const gpt32 *m, size_t l, int grad)
+{
+    float *p[12];
+    for (size_t k = 0; k < 12; k++)
+        p[k] = grad ? m->t[2 + 12 * l + k].grad32 : m->t[2 + 12 * l + k].value32;
+    return (block32){p[0], p[3], p[4], p[5], p[6], p[7], p[8], p[9], p[10], p[11]};
+}
+
+static attn_train_shape attn_shape_of(const gpt32 *m)
+{
+    return (attn_train_shape){m->B, m->T, m->shape.heads, m->shape.dim / m->shape.heads,
+                              m->see_future};
+}
+
+/* in: (n, C) -> la->A: the attention sublayer of block l on in */
+static int attention_forward(gpt32 *m, const block32 *w, layer_acts *la, const float *in)
+{
+    size_t n = m->B * m->T, C = m->shape.dim;
+    attn_train_shape as = attn_shape_of(m);
+    int status = linear32_forward(&m->a->mm, n, C, 3 * C, in, w->Wqkv, NULL, la->qkv);
+    keep(&status, attn_train_forward(&as, la->qkv, la->atty, la->lse, m->a->attn, m->workers));
+    keep(&status, linear32_forward(&m->a->mm, n, C, C, la->atty, w->Wo, NULL, la->A));
+    return status;
+}
+
+/* h: (n, C) -> la->M: the MLP of block l on h */
+static int mlp_forward32(const gpt32 *m, const block32 *w, layer_acts *la, const float *h)
+{
+    size_t n = m->B * m->T, C = m->shape.dim, hid = m->shape.hidden;
+    int status = linear32_forward(&m->a->mm, n, C, hid, h, w->W1, w->b1, la->Z);
+    relu32_forward(&m->a->mm, n, hid, la->Z, la->F);
+    keep(&status, linear32_forward(&m->a->mm, n, hid, C, la->F, w->W2, w->b2, la->M));
+    return status;
+}
+
+/* X: (n, C) -> Y: (n, C), block l with the model's norm placement (block.h) */
+static int block_forward32(gpt32 *m, size_t l, const float *X, float *Y)
+{
+    size_t n = m->B * m->T, C = m->shape.dim;
+    block32 w = block_of(m, l, 0);
+    layer_acts *la = &m->a->layer[l];
+    if (m->shape.norm == BLOCK_PRE_NORM) {
+        layernorm32_forward(&m->a->mm, n, C, X, w.g1, w.b1n, m->eps, la->out1, la->mean1,
+                            la->rstd1);
+        int status = attention_forward(m, &w, la, la->out1);
+        residual32_forward(n * C, X, la->A, la->R1);
+        layernorm32_forward(&m->a->mm, n, C, la->R1, w.g2, w.b2n, m->eps, la->out2, la->mean2,
+                            la->rstd2);
+        keep(&status, mlp_forward32(m, &w, la, la->out2));
+        residual32_forward(n * C, la->R1, la->M, Y);
+        return status;
+    }
+    int status = attention_forward(m, &w, la, X);
+    residual32_forward(n * C, X, la->A, la->R1);
+    layernorm32_forward(&m->a->mm, n, C, la->R1, w.g1, w.b1n, m->eps, la->out1, la->mean1,
+                        la->rstd1);
+    keep(&status, mlp_forward32(m, &w, la, la->out1));
+    residual32_forward(n * C, la->out1, la->M, la->R2);
+    layernorm32_forward(&m->a->mm, n, C, la->R2, w.g2, w.b2n, m->eps, Y, la->mean2, la->rstd2);
+    return status;
+}
+
+int gpt32_forward(gpt32 *m, const size_t *x, const size_t *y, double *loss)
+{
+    const gpt_shape *s = &m->shape;
+    size_t n = m->B * m->T, C = s->dim, L = s->layers, k = 2 + 12 * L;
+    gpt32_acts *a = m->a;
+    for (size_t i = 0; i < n; i++)
+        if (x[i] >= s->vocab || (y && y[i] >= s->vocab))
+            return INVENT_ERANGE;
+    a->mm.workers = m->workers; /* the caller may have changed it since gpt32_new */
+    embedding32_forward(m->B, m->T, C, x, m->t[0].value32, m->t[1].value32, a->X);
+    int status = INVENT_OK;
+    for (size_t l = 0; l < L && status == INVENT_OK; l++)
+        status = block_forward32(m, l, a->X + l * n * C, a->X + (l + 1) * n * C);
+    layernorm32_forward(&a->mm, n, C, a->X + L * n * C, m->t[k].value32, m->t[k + 1].value32,
+                        m->eps, a->Hf, a->meanf, a->rstdf);
+    keep(&status, linear32_forward(&m->a->mm, n, C, s->vocab, a->Hf, m->t[k + 2].value32,
+                                   m->t[k + 3].value32, a->logits));
+    double l = xent32_forward(n, s->vocab, a->logits, y, a->probs);
+    if (loss && y)
+        *loss = l;
+    return status;
+}
+
+/* dA: (n, C) at the attention's output, in: its input -> dIn: (n, C) += */
+static int attention_backward(gpt32 *m, size_t l, const float *in, const float *dA, float *dIn)
+{
+    size_t n = m->B * m->T, C = m->shape.dim;
+    block32 w = block_of(m, l, 0), g = block_of(m, l, 1);
+    layer_acts *la = &m->a->layer[l];
+    gpt32_acts *a = m->a;
+    attn_train_shape as = attn_shape_of(m);
+    memset(a->datty, 0, n * C * sizeof(float));
+    memset(a->dqkv, 0, 3 * n * C * sizeof(float));
+    int status = linear32_backward(&a->mm, n, C, C, la->atty, w.Wo, dA, a->datty, g.Wo, NULL);
+    keep(&status, attn_train_backward(&as, la->qkv, la->atty, la->lse, a->datty, a->dqkv,
+                                      a->attn, m->workers));
+    keep(&status, linear32_backward(&a->mm, n, C, 3 * C, in, w.Wqkv, a->dqkv, dIn, g.Wqkv, NULL));
+    return status;
+}
+
+/* dM: (n, C) at the MLP's output, h: its input -> dH: (n, C) += */
+static int mlp_backward32(gpt32 *m, size_t l, const float *h, const float *dM, float *dH)
+{
+    size_t n = m->B * m->T, C = m->shape.dim, hid = m->shape.hidden;
+    block32 w = block_of(m, l, 0), g = block_of(m, l, 1);
+    layer_acts *la = &m->a->layer[l];
+    memset(m->a->dF, 0, n * hid * sizeof(float));
+    memset(m->a->dZ, 0, n * hid * sizeof(float));
+    int status = linear32_backward(&m->a->mm, n, hid, C, la->F, w.W2, dM, m->a->dF, g.W2, g.b2);
+    relu32_backward(&m->a->mm, n, hid, la->Z, m->a->dF, m->a->dZ);
+    keep(&status, linear32_backward(&m->a->mm, n, C, hid, h, w.W1, m->a->dZ, dH, g.W1, g.b1));
+    return status;
+}
+
+/* block_forward32 read in reverse: dY: (n, C) -> dX: (n, C) += */
+static int block_backward32(gpt32 *m, size_t l, const float *X, const float *dY, float *dX)
+{
+    size_t n = m->B * m->T, C = m->shape.dim, bytes = n * C * sizeof(float);
+    block32 w = block_of(m, l, 0), g = block_of(m, l, 1);
+    layer_acts *la = &m->a->layer[l];
+    gpt32_acts *a = m->a;
+    memset(a->dH, 0, bytes);
+    if (m->shape.norm == BLOCK_PRE_NORM) {
+        memcpy(a->dR1, dY, bytes); /* Y = R1 + M */
+        int status = mlp_backward32(m, l, la->out2, dY, a->dH);
+        layernorm32_backward(&a->mm, n, C, la->R1, w.g2, la->mean2, la->rstd2, a->dH, a->dR1, g.g2,
+                             g.b2n);
+        for (size_t i = 0; i < n * C; i++) /* R1 = X + A */
+            dX[i] += a->dR1[i];
+        memset(a->dN, 0, bytes);
+        keep(&status, attention_backward(m, l, la->out1, a->dR1, a->dN));
+        layernorm32_backward(&a->mm, n, C, X, w.g1, la->mean1, la->rstd1, a->dN, dX, g.g1, g.b1n);
+        return status;
+    }
+    float *dR2 = a->dN;
+    memset(dR2, 0, bytes);
+    layernorm32_backward(&m->a->mm, n, C, la->R2, w.g2, la->mean2, la->rstd2, dY, dR2, g.g2, g.b2n);
+    memcpy(a->dH, dR2, bytes); /* R2 = H + M */
+    int status = mlp_backward32(m, l, la->out1, dR2, a->dH);
+    memset(a->dR1, 0, bytes);
+    layernorm32_backward(&a->mm, n, C, la->R1, w.g1, la->mean1, la->rstd1, a->dH, a->dR1, g.g1,
+                         g.b1n);
+    for (size_t i = 0; i < n * C; i++) /* R1 = X + A */
+        dX[i] += a->dR1[i];
+    keep(&status, attention_backward(m, l, X, a->dR1, dX));
+    return status;
+}
+
+int gpt32_backward(gpt32 *m, const size_t *x, const size_t *y)
+{
+    const gpt_shape *s = &m->shape;
+    size_t n = m->B * m->T, C = s->dim, L = s->layers, k = 2 + 12 * L;
+    gpt32_acts *a = m->a;
+    xent32_backward(n, s->vocab, a->probs, y, a->dlogits);
+    memset(a->dX2, 0, n * C * sizeof(float));
+    int status = linear32_backward(&a->mm, n, C, s->vocab, a->Hf, m->t[k + 2].value32,
+                                   a->dlogits, a->dX2, m->t[k + 2].grad32, m->t[k + 3].grad32);
+    memset(a->dX, 0, n * C * sizeof(float));
+    layernorm32_backward(&a->mm, n, C, a->X + L * n * C, m->t[k].value32, a->meanf, a->rstdf,
+                         a->dX2, a->dX, m->t[k].grad32, m->t[k + 1].grad32);
+    for (size_t l = L; l-- > 0 && status == INVENT_OK;) {
+        memset(a->dX2, 0, n * C * sizeof(float));
+        keep(&status, block_backward32(m, l, a->X + l * n * C, a->dX, a->dX2));
+        float *swap = a->dX;
+        a->dX = a->dX2, a->dX2 = swap;
+    }
+    embedding32_backward(m->B, m->T, C, x, a->dX, m->t[0].grad32, m->t[1].grad32);
+    return status;
+}
+
+int gpt32_train_forward(void *model, const size_t *x, const size_t *y, double *loss)
+{
+    return gpt32_forward(model, x, y, loss);
+}
+
+int gpt32_train_backward(void *model, const size_t *x, const size_t *y)
+{
+    return gpt32_backward(model, x, y);
+}
