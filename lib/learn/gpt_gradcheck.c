@@ -1,6 +1,9 @@
 #include "gpt_gradcheck.h"
 
 #include <math.h>
+#include <string.h>
+
+#include <gsl/gsl_rng.h>
 
 #include "status.h"
 
@@ -14,6 +17,25 @@ static double nudged_loss(const gpt_weights *w, const size_t *x, const size_t *y
         loss = NAN;
     t->value[i] = keep;
     return loss;
+}
+
+/* Sums of one tensor's comparison: ||g - g_fd||^2, ||g||^2, ||g_fd||^2. */
+typedef struct {
+    double diff, norm_g, norm_fd;
+} fd_sums;
+
+/* entry i of t, compared: adds to s; 0, or -1 when a forward pass failed */
+static int compare_entry(const gpt_weights *w, const size_t *x, const size_t *y,
+                         gpt_trace *tr, tensor_ref *t, size_t i, double h, fd_sums *s)
+{
+    double fd = (nudged_loss(w, x, y, tr, t, i, h) - nudged_loss(w, x, y, tr, t, i, -h)) /
+                (2.0 * h);
+    if (isnan(fd))
+        return -1;
+    s->diff += (t->grad[i] - fd) * (t->grad[i] - fd);
+    s->norm_g += t->grad[i] * t->grad[i];
+    s->norm_fd += fd * fd;
+    return 0;
 }
 
 /* t, k -> the index of the k-th largest |grad| (k from 0), found by a scan
@@ -32,36 +54,48 @@ static size_t next_largest(const tensor_ref *t, double *prev, size_t *prev_i)
     return best;
 }
 
+/* whether every row of t is checked: the token and position embeddings */
+static int every_row(const tensor_ref *t)
+{
+    return strcmp(t->name, "tok_emb") == 0 || strcmp(t->name, "pos_emb") == 0;
+}
+
 /* one tensor -> its relative error over the entries checked */
 static double tensor_error(const gpt_weights *w, const size_t *x, const size_t *y,
-                           gpt_trace *tr, tensor_ref *t, size_t samples, double h)
+                           gpt_trace *tr, tensor_ref *t, size_t samples, double h, gsl_rng *r)
 {
-    size_t n = samples == 0 || samples > t->size ? t->size : samples;
-    double diff = 0.0, norm_g = 0.0, norm_fd = 0.0, prev = INFINITY;
-    size_t prev_i = 0;
-    for (size_t k = 0; k < n; k++) {
-        size_t i = n == t->size ? k : next_largest(t, &prev, &prev_i);
-        double fd = (nudged_loss(w, x, y, tr, t, i, h) - nudged_loss(w, x, y, tr, t, i, -h)) /
-                    (2.0 * h);
-        if (isnan(fd))
-            return NAN;
-        diff += (t->grad[i] - fd) * (t->grad[i] - fd);
-        norm_g += t->grad[i] * t->grad[i];
-        norm_fd += fd * fd;
+    fd_sums s = {0.0, 0.0, 0.0};
+    int failed = 0;
+    if (samples == 0 || samples >= t->size) {
+        for (size_t i = 0; i < t->size && !failed; i++)
+            failed = compare_entry(w, x, y, tr, t, i, h, &s);
+    } else {
+        double prev = INFINITY;
+        size_t prev_i = 0;
+        for (size_t k = 0; k < samples && !failed; k++)
+            failed = compare_entry(w, x, y, tr, t, next_largest(t, &prev, &prev_i), h, &s);
+        for (size_t k = 0; k < samples && !failed; k++)
+            failed = compare_entry(w, x, y, tr, t, gsl_rng_uniform_int(r, t->size), h, &s);
+        size_t cols = t->ndim == 2 ? t->shape[1] : t->size;
+        for (size_t row = 0; every_row(t) && row < t->size / cols && !failed; row++)
+            failed = compare_entry(w, x, y, tr, t, row * cols + gsl_rng_uniform_int(r, cols), h,
+                                   &s);
     }
-    double scale = sqrt(fmax(norm_g, norm_fd));
-    return scale > 0.0 ? sqrt(diff) / scale : 0.0;
+    if (failed)
+        return NAN;
+    double scale = sqrt(fmax(s.norm_g, s.norm_fd));
+    return scale > 0.0 ? sqrt(s.diff) / scale : 0.0;
 }
 
 double gpt_gradcheck(gpt_weights *w, gpt_weights *g, const size_t *x, const size_t *y,
-                     gpt_trace *tr, size_t samples, double h)
+                     gpt_trace *tr, size_t samples, double h, gsl_rng *r)
 {
     size_t count = gpt_tensor_count(&w->shape);
     tensor_ref t[count];
     gpt_tensors(w, g, t);
     double worst = 0.0;
     for (size_t k = 0; k < count; k++) {
-        double e = tensor_error(w, x, y, tr, &t[k], samples, h);
+        double e = tensor_error(w, x, y, tr, &t[k], samples, h, r);
         if (isnan(e))
             return NAN;
         worst = fmax(worst, e);
