@@ -582,7 +582,9 @@ static induction_reading read_induction(const run *r, const gpt_weights *w)
         chapter_must(gpt_probe_run(w, x, p), "reading the heads");
         for (size_t k = 0; k < heads; k++) {
             _gsl_matrix_const_view a = gpt_probe_attention(p, k / r->H, k % r->H);
-            in.prefix[k] += induction_prefix_score(&a.matrix, x, R) / (double)n;
+            double score;
+            chapter_must(induction_prefix_score(&a.matrix, x, R, &score), "prefix matching");
+            in.prefix[k] += score / (double)n;
             chapter_must(induction_head_logits(w, p, k / r->H, k % r->H, Z), "a head's logits");
             in.copy[k] += induction_copy_score(Z, x, R) / (double)n;
         }

@@ -6,8 +6,10 @@
 #include "heads.h"
 #include "status.h"
 
-double induction_prefix_score(const gsl_matrix *A, const size_t *x, size_t from)
+int induction_prefix_score(const gsl_matrix *A, const size_t *x, size_t from, double *score)
 {
+    if (A->size1 != A->size2)
+        return INVENT_ESHAPE;
     double sum = 0.0;
     size_t queries = 0;
     for (size_t t = from; t < A->size1; t++) {
@@ -19,7 +21,8 @@ double induction_prefix_score(const gsl_matrix *A, const size_t *x, size_t from)
         sum += w;
         queries += (size_t)any;
     }
-    return queries ? sum / (double)queries : 0.0;
+    *score = queries ? sum / (double)queries : 0.0;
+    return INVENT_OK;
 }
 
 int induction_head_logits(const gpt_weights *w, const gpt_probe *p, size_t l, size_t j,

@@ -15,10 +15,11 @@
 #include "gpt.h"
 #include "probe.h"
 
-/* A: (T, T) causal weights, x: (T) tokens, queries t >= from -> the mean, over the
- * queries with at least one key s in [1, t - 1] whose previous token x_{s-1} equals
- * x_t, of the weight a_{t,s} on those keys; 0 when no query has one */
-double induction_prefix_score(const gsl_matrix *A, const size_t *x, size_t from);
+/* A: (T, T) causal weights, x: (T) tokens, queries t >= from -> *score: the mean, over
+ * the queries with at least one key s in [1, t - 1] whose previous token x_{s-1} equals
+ * x_t, of the weight a_{t,s} on those keys; 0 when no query has one. INVENT_ESHAPE
+ * when A is not square */
+int induction_prefix_score(const gsl_matrix *A, const size_t *x, size_t from, double *score);
 
 /* p after gpt_probe_run(w, .), block l, head j -> Z: (T, V) the logits that the head
  * alone writes at each position, through the final norm's centring and gain and
