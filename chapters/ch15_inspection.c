@@ -627,6 +627,7 @@ static void induction_part(const run *r)
                 "it, and is the control.", r->s->repeats, R, R);
     induction_reading two = read_induction(r, r->trained[TEXT_MODEL]);
     induction_reading one = read_induction(r, r->trained[ONE_LAYER]);
+    gsl_matrix *scores = scope_matrix(r->sc, (r->L + 1) * r->H, 2); /* --dump: per head */
     report_line(o, "  %-16s %-5s %-4s %8s %8s", "model", "block", "head", "prefix", "copying");
     for (size_t k = 0; k < (r->L + 1) * r->H; k++) {
         int first = k < r->L * r->H;
@@ -634,7 +635,10 @@ static void induction_part(const run *r)
         size_t h = first ? k : k - r->L * r->H;
         report_line(o, "  %-16s %-5zu %-4zu %8.3f %7.0f%%", first ? "trained" : "one layer",
                     h / r->H + 1, h % r->H + 1, in->prefix[h], 100.0 * in->copy[h]);
+        gsl_matrix_set(scores, k, 0, in->prefix[h]);
+        gsl_matrix_set(scores, k, 1, in->copy[h]);
     }
+    chapter_dump(o, "induction_scores", scores); /* rows: the L H heads, then the one layer's */
     size_t k = best_prefix_head(r, &two, r->L), k1 = best_prefix_head(r, &one, 1);
     double gain = two.first - two.second, gain1 = one.first - one.second;
     report_text(o, "Loss per character on the first copy and on the repeat: %.3f and %.3f "
