@@ -22,8 +22,9 @@
  *       and the loss on the repeat falls; control: a one-layer model, whose
  *       heads cannot compose.
  * The default is a tiny model and a few hundred steps (seconds), which
- * resolves K1 only; --full trains a wider model over a longer context
- * where a previous-token head and an induction head form (minutes).
+ * resolves K1 only; --full trains a wider model over a longer context, where
+ * a previous-token head forms and the memories separate (K2, K3; minutes).
+ * Neither budget forms an induction head: K4 is measured, not claimed.
  */
 #include <math.h>
 #include <stdio.h>
@@ -239,6 +240,15 @@ static void circuits_part(const run *r)
                 "its spectrum moves %s on the shuffled text than on the text. Only W_QK's "
                 "change is the text's order at work, and only it is claimed.", qk, qk0, ov, ov0,
                 qk0 < qk ? "less" : "no less", ov0 > ov ? "more" : "less");
+    if (r->s->full) { /* measured at this budget: the shuffled model's W_QK moves too */
+        report_text(o, "At this budget the shuffled-text model's W_QK moves by %.3f, %s the "
+                    "bound of %.2f that the quick budget's control stays under: the optimiser's "
+                    "noise, given more steps, reshapes even heads that have nothing to find, and "
+                    "the difference to the text's %.3f is not resolved by one seed: no claim "
+                    "here; the quick run makes it.", qk0, qk0 >= RANK_MOVE ? "above" : "below",
+                    RANK_MOVE, qk);
+        return;
+    }
     check_at_least("K1", "training on the text moves each head's W_QK spectrum: mean |log| "
                    "ratio of effective rank trained to drawn", qk, RANK_MOVE);
     check_control("K1", "the same draw trained on the shuffled text");
@@ -649,21 +659,15 @@ static void induction_part(const run *r)
                 k % r->H + 1, two.prefix[k], 100.0 * two.copy[k], one.prefix[k1],
                 two.prefix[k] >= PREFIX_MATCH
                 ? "An induction head has formed."
-                : "No induction head has formed at this budget: it needs a context long enough "
-                  "for text to repeat itself within it and more steps; --full is that budget.");
+                : "No induction head has formed at this budget.");
     size_t *x = SCOPE_KEEP(r->sc, calloc(T, sizeof(size_t)), free);
     repeated(r, r->valid[0], R, x);
     plot_heads(r, r->trained[TEXT_MODEL], x, "ch15_induction", "a repeated validation segment");
-    if (!r->s->full)
-        return; /* quick mode's budget forms no induction head: no claim */
-    check_at_least("K4", "a head of layer 2 prefix-matches: weight on the key after the earlier "
-                   "copy of the query's character, on the repeat", two.prefix[k], PREFIX_MATCH);
-    check_control("K4", "the one-layer model's best head");
-    check_at_least("K4", NULL, one.prefix[k1], PREFIX_MATCH);
-    check_at_least("K4", "the loss falls on the repeat (nats per character, first copy minus "
-                   "repeat)", gain, REPEAT_GAIN);
-    check_control("K4", "the one-layer model");
-    check_at_least("K4", NULL, gain1, REPEAT_GAIN);
+    report_text(o, "Neither budget of this chapter forms an induction head (--full: 1,500 steps "
+                "over a context of 64): K4 is measured and shown, not claimed. The checks that "
+                "would claim it are a layer-2 head's prefix-matching score of at least %.2f and "
+                "a repeat at least %.2f nats per character cheaper than the first copy, each "
+                "against the one-layer model.", PREFIX_MATCH, REPEAT_GAIN);
 }
 
 /* ------------------------------------------------------------------- the run */
@@ -682,8 +686,8 @@ static void setup(run *r)
                 "and cosine decay as in chapter 14, peak rate %g); beside it the same draw "
                 "trained on the shuffled text (K1's control) and a one-layer model (K4's).",
                 s->full ? "full" : "quick",
-                s->full ? "" : " (add --full for the budget where a previous-token head and an "
-                "induction head form; minutes)", s->layers, s->dim, s->heads, s->context,
+                s->full ? "" : " (add --full for the budget where a previous-token head forms "
+                "and the MLP's memories separate; minutes)", s->layers, s->dim, s->heads, s->context,
                 s->steps, s->batch, s->rate);
 }
 
@@ -726,7 +730,7 @@ int main(int argc, char **argv)
     const cli_text_option texts[] = {{"corpus", &s.corpus, "a text file (or folder) to learn"}};
     const cli_option options[] = {
         {"full", CLI_FLAG, &s.full, 0, 1, "a wider model over a context of 64, 1500 steps, "
-                                          "where the heads of K2 and K4 form (minutes)"},
+                                          "where the heads of K2 form (minutes)"},
         {"layers", CLI_SIZE, &s.layers, 0, 8, "blocks L, at least 2 (0: 2)"},
         {"heads", CLI_SIZE, &s.heads, 0, 16, "heads H per block, dividing the width (0: 2; 4)"},
         {"dim", CLI_SIZE, &s.dim, 0, 256, "width d (0: 16; 32)"},
