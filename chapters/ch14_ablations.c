@@ -22,14 +22,7 @@
  *              text better when it sees the future than when it does not;
  *   A9         the additive score;
  *   A10        the recurrent model, at the same steps and tokens.
- * Then the trained model is read back, in the "circuits" view of Elhage et
- * al. (2021) and the key-value view of the MLP of Geva et al. (2021):
- *   K1         the effective ranks of each head's W_QK and W_OV against further
- *              draws, and the rank a free A takes;
- *   K2         what the heads attend to (previous, first, same character,
- *              itself), measured on a validation line;
- *   K3         the last MLP's units as keys (the contexts that fire them) and
- *              values (the characters they promote).
+ * Chapter 15 reads the trained model back.
  * The default is a tiny model and a few hundred steps (seconds); --full
  * trains chapter 13's quick model longer, over more seeds (minutes).
  */
@@ -38,22 +31,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <gsl/gsl_sort_vector.h>
 #include <gsl/gsl_statistics.h>
 
 #include "ablation.h"
 #include "adamw.h"
-#include "circuits.h"
 #include "cli_text.h"
 #include "corpus.h"
 #include "corpus_option.h"
-#include "gpt_clone.h"
-#include "head_roles.h"
 #include "invent.h"
-#include "jacobi_svd.h"
-#include "kv_memory.h"
 #include "ngram.h"
-#include "probe.h"
 #include "rnn_lm.h"
 #include "schedule.h"
 #include "train_memory.h"
@@ -94,7 +80,6 @@ typedef struct {
     size_t params[ROWS];    /* numbers each model trains */
     size_t clock_steps;     /* --full: the recurrent model's steps in the full model's time */
     double seconds;
-    gpt_weights **trained;  /* (ABL_COUNT): full and free A trained at o->seed, for the inspection */
 } run;
 
 /* ------------------------------------------------------------------ training */
@@ -201,8 +186,6 @@ static double train_one(const run *r, ablation a, unsigned long seed, size_t ste
     }
     *gain = leak(r, m, tr, x, y);
     double held = mean_loss(r, m, tr, r->valid, 0, x, y);
-    if (seed == r->o->seed && steps == s->steps && (a == ABL_FULL || a == ABL_FREE_A))
-        r->trained[a] = gpt_clone(m->w); /* kept for the inspection (NULL: out of memory) */
     scope_close(sc);
     return held;
 }
@@ -690,7 +673,7 @@ static void larger_claims(const run *r)
                 "these sizes and this budget chapter 1's cell learns more per step than the "
                 "Transformer that replaced it. Likely reasons, none tested here: the cell gets "
                 "the previous character directly through h_{t-1}, while attention must learn to "
-                "find it (K2 below measures how much weight the trained heads put on it); and one peak rate, %g, set for the full "
+                "find it (chapter 15, K2, measures how much weight the trained heads put on it); and one peak rate, %g, set for the full "
                 "model, is used for every model, with no sweep, so a rate that suits one model "
                 "better than another is part of every gap. The same cell with a state of "
                 TEXT(TINY_M) " ends %.3f .. %.3f nats above the full model: the lead comes from "
@@ -706,595 +689,6 @@ static void larger_claims(const run *r)
                   "difference, nats)", hi, -LOWER);
     check_control("A10", "the same test on the same cell with a state of " TEXT(TINY_M));
     check_at_most("A10", NULL, thi, -LOWER);
-}
-
-/* ---- inspection ---- */
-/* K1-K3: the full model trained at o->seed read back (and, for K1, the free-A
- * model): its heads as the matrices W_QK and W_OV (Elhage et al., 2021), its
- * attention on validation text, and its last MLP as a key-value memory (Geva
- * et al., 2021). Each reading is set against the same reading of the model's
- * initial draw, of its heads with their weights shuffled, or of further draws. */
-
-#define READ 16         /* K3: units read, the most active of the last block... */
-#define SHOWN 6         /* ...and shown, the first of them */
-#define TOP_CONTEXTS 8  /* K3: contexts that fire a unit most */
-#define CONTEXT_CHARS 6 /* K3: characters shown of a context */
-#define PROMOTED 8      /* K3: characters shown of what a value promotes */
-#define CONTEXTS_WIDTH (TOP_CONTEXTS * (CONTEXT_CHARS + 1) - 1) /* K3: the table's column */
-#define DRAWS 8         /* K1: further draws, to see how far a draw alone moves a rank */
-
-typedef struct {
-    const run *r;
-    scope *sc;
-    gpt_weights *trained, *drawn, *free_a; /* drawn: the full model's draw at o->seed */
-    size_t L, H, rk, d;                    /* layers, heads, head size r = d / H, width */
-} inspection;
-
-/* byte c -> how a figure or the table shows it: space "·", newline "¶", any other
- * byte outside printable ASCII "¤" */
-static const char *shown(unsigned char c, char buf[2])
-{
-    if (c == ' ')
-        return "·";
-    if (c == '\n')
-        return "¶";
-    if (c < 32 || c >= 127)
-        return "¤";
-    buf[0] = (char)c, buf[1] = '\0';
-    return buf;
-}
-
-/* -> how many characters text shows (UTF-8: continuation bytes take no room) */
-static int shown_width(const char *text)
-{
-    int n = 0;
-    for (; *text; text++)
-        n += ((unsigned char)*text & 0xC0) != 0x80;
-    return n;
-}
-
-/* the n tokens at corpus position at .. -> out: their characters as shown() shows them */
-static char *text_of(const corpus *c, size_t at, size_t n, char *out, size_t room)
-{
-    char buf[2];
-    out[0] = '\0';
-    for (size_t i = 0; i < n; i++)
-        strncat(out, shown(c->symbols[c->tokens[at + i]], buf), room - strlen(out) - 1);
-    return out;
-}
-
-/* M: (d, d) -> s: its singular values (one-sided Jacobi); -> their effective rank */
-static double spectrum(const gsl_matrix *M, gsl_vector *s)
-{
-    chapter_must(jacobi_singular_values(M, s), "the singular values of a head");
-    return effective_rank(s);
-}
-
-enum { QK_TRAINED, QK_DRAWN, OV_TRAINED, OV_DRAWN, A_TRAINED, CIRCUITS };
-
-/* K1's measurements, per kind of matrix: each head's effective rank and how many
- * singular values hold 99% of its squared norm (row l H + j of erank and k99, (L H,
- * CIRCUITS)), and the mean spectrum over its largest value (spectra, (d, CIRCUITS)) */
-typedef struct {
-    gsl_matrix *erank, *k99, *spectra;
-} head_ranks;
-
-/* M: (d, d), head k, its kind -> its ranks and spectrum into h; s: (d) scratch */
-static void read_circuit(const gsl_matrix *M, size_t k, int kind, gsl_vector *s, head_ranks *h)
-{
-    gsl_matrix_set(h->erank, k, kind, spectrum(M, s));
-    gsl_matrix_set(h->k99, k, kind, (double)energy_rank(s, 0.99));
-    gsl_vector_scale(s, 1.0 / gsl_vector_get(s, 0) / (double)h->erank->size1);
-    gsl_vector_view col = gsl_matrix_column(h->spectra, kind);
-    gsl_vector_add(&col.vector, s);
-}
-
-/* K1: every head's W_QK and W_OV, trained and drawn, and free A's A_j -> h; one line a head */
-static head_ranks read_heads(const inspection *in)
-{
-    head_ranks h = {.erank = scope_matrix(in->sc, in->L * in->H, CIRCUITS),
-                    .k99 = scope_matrix(in->sc, in->L * in->H, CIRCUITS),
-                    .spectra = scope_matrix(in->sc, in->d, CIRCUITS)};
-    gsl_matrix *M = scope_matrix(in->sc, in->d, in->d);
-    gsl_vector *s = scope_vector(in->sc, in->d);
-    const gpt_weights *w[CIRCUITS] = {in->trained, in->drawn, in->trained, in->drawn,
-                                      in->free_a};
-    report_line(in->r->o, "  %-6s %-5s %20s %20s %20s", "block", "head", "W_QK trained (drawn)",
-                "W_OV trained (drawn)", "free A (99% of norm)");
-    for (size_t k = 0; k < in->L * in->H; k++) {
-        for (int c = 0; c < CIRCUITS; c++) {
-            const mha_weights *a = w[c]->blocks[k / in->H]->attn;
-            chapter_must(c == OV_TRAINED || c == OV_DRAWN ? circuit_ov(a, k % in->H, M)
-                                                           : circuit_qk(a, k % in->H, M),
-                         "a head's circuit");
-            read_circuit(M, k, c, s, &h);
-        }
-        const double *e = gsl_matrix_const_ptr(h.erank, k, 0);
-        report_line(in->r->o, "  %-6zu %-5zu %12.2f (%5.2f) %12.2f (%5.2f) %14.2f (%3.0f)",
-                    k / in->H + 1, k % in->H + 1, e[QK_TRAINED], e[QK_DRAWN], e[OV_TRAINED],
-                    e[OV_DRAWN], e[A_TRAINED], gsl_matrix_get(h.k99, k, A_TRAINED));
-    }
-    return h;
-}
-
-/* -> the mean over the heads of the effective rank of kind a over that of kind b */
-static double rank_ratio(const head_ranks *h, int a, int b)
-{
-    double sum = 0.0;
-    for (size_t k = 0; k < h->erank->size1; k++)
-        sum += gsl_matrix_get(h->erank, k, a) / gsl_matrix_get(h->erank, k, b);
-    return sum / (double)h->erank->size1;
-}
-
-/* the same ratio of W_QK between DRAWS further draws and the draw at o->seed (how far
- * a draw alone moves it) -> *lo, *hi: its smallest and largest */
-static void draw_to_draw(const inspection *in, const head_ranks *h, double *lo, double *hi)
-{
-    gpt_shape shape = in->drawn->shape;
-    gsl_matrix *M = scope_matrix(in->sc, in->d, in->d);
-    gsl_vector *s = scope_vector(in->sc, in->d);
-    *lo = INFINITY, *hi = 0.0;
-    for (size_t n = 1; n <= DRAWS; n++) {
-        scope *sc = scope_open();
-        gsl_rng *rng = scope_keep_rng(sc, rng_new(in->r->o->seed + 4000 + n));
-        gpt_weights *w = SCOPE_KEEP(sc, gpt_new(&shape, rng), gpt_free);
-        double sum = 0.0;
-        for (size_t k = 0; k < in->L * in->H; k++) {
-            chapter_must(circuit_qk(w->blocks[k / in->H]->attn, k % in->H, M), "a drawn W_QK");
-            sum += spectrum(M, s) / gsl_matrix_get(h->erank, k, QK_DRAWN);
-        }
-        double q = sum / (double)(in->L * in->H);
-        *lo = q < *lo ? q : *lo, *hi = q > *hi ? q : *hi;
-        scope_close(sc);
-    }
-}
-
-/* -> the mean effective rank of one kind over the heads */
-static double mean_rank(const head_ranks *h, int kind)
-{
-    gsl_vector_const_view c = gsl_matrix_const_column(h->erank, kind);
-    return gsl_stats_mean(c.vector.data, c.vector.stride, c.vector.size);
-}
-
-/* the figure of K1: the mean spectra over s_1, one line per kind */
-static void plot_spectra(const inspection *in, const head_ranks *h)
-{
-    plot *p = plot_begin(in->r->o, "ch14_spectra");
-    plot_block(p, "k, mean s_k / s_1 of W_QK trained, drawn, W_OV trained, drawn, free A");
-    for (size_t k = 0; k < in->d; k++)
-        PLOT_ROW(p, (double)(k + 1), gsl_matrix_get(h->spectra, k, 0),
-                 gsl_matrix_get(h->spectra, k, 1), gsl_matrix_get(h->spectra, k, 2),
-                 gsl_matrix_get(h->spectra, k, 3), gsl_matrix_get(h->spectra, k, 4));
-    plot_set(p, "rank", (double)in->rk);
-    plot_set(p, "width", (double)in->d);
-    plot_set(p, "heads", (double)(in->L * in->H));
-    plot_render(p, "ch14_spectra.gp");
-}
-
-/* w -> its held-out loss (causal), measured as mean_loss measures a trained model */
-static double held_out(const run *r, gpt_weights *w)
-{
-    size_t B = r->s->batch, T = r->s->context;
-    scope *sc = scope_open();
-    ablated as_is = {.kind = ABL_FULL, .w = w}; /* w itself, nothing reparameterised */
-    gpt_trace *tr = SCOPE_KEEP(sc, gpt_trace_new(w, B, T), gpt_trace_free);
-    size_t *x = SCOPE_KEEP(sc, calloc(2 * B * T, sizeof(size_t)), free);
-    double loss = mean_loss(r, &as_is, tr, r->valid, 0, x, x + B * T);
-    scope_close(sc);
-    return loss;
-}
-
-/* free A with every A_j replaced by its best rank-k approximation W_q^T W_k of a
- * head of size k (factor_svd, chapter 6) -> its held-out loss */
-static double cut_to_rank(const inspection *in, size_t k)
-{
-    gpt_weights *w = SCOPE_KEEP(in->sc, gpt_clone(in->free_a), gpt_free);
-    gsl_matrix *Q = scope_matrix(in->sc, k, in->d), *K = scope_matrix(in->sc, k, in->d);
-    for (size_t l = 0; l < in->L; l++)
-        for (size_t j = 0; j < in->H; j++) { /* block j of W_q is sqrt(H) A_j^T (ablation.h) */
-            gsl_matrix_view Aj = heads_rows(w->blocks[l]->attn->Wq, in->H, j);
-            chapter_must(factor_svd(&Aj.matrix, Q, K), "factoring A");
-            chapter_must(mat_mul(Q, CblasTrans, K, CblasNoTrans, &Aj.matrix), "A cut to rank k");
-        }
-    return held_out(in->r, w);
-}
-
-/* K2: every head of w over the validation windows -> prof[l H + j]; shuffled: the
- * same heads with each row's weights permuted over its positions */
-static void profile_heads(const inspection *in, const gpt_weights *w, head_profile *prof,
-                          head_profile *shuffled)
-{
-    const run *r = in->r;
-    size_t T = r->s->context, n = r->s->windows, heads = in->L * in->H;
-    scope *sc = scope_open();
-    gpt_probe *p = SCOPE_KEEP(sc, gpt_probe_new(w, T), gpt_probe_free);
-    gsl_matrix *A = scope_matrix(sc, T, T);
-    gsl_rng *rng = scope_keep_rng(sc, rng_new(r->o->seed + 2000));
-    size_t *x = SCOPE_KEEP(sc, calloc(2 * T, sizeof(size_t)), free);
-    for (size_t i = 0; i < n; i++) {
-        corpus_window(r->text, r->valid + i, 1, T, x, x + T);
-        chapter_must(gpt_probe_run(w, x, p), "reading the attention");
-        for (size_t k = 0; k < heads; k++) {
-            gsl_matrix_const_view a = gpt_probe_attention(p, k / in->H, k % in->H);
-            chapter_must(head_profile_add(&a.matrix, x, &prof[k]), "profiling a head");
-            gsl_matrix_memcpy(A, &a.matrix);
-            head_shuffle(A, rng);
-            chapter_must(head_profile_add(A, x, &shuffled[k]), "profiling a shuffled head");
-        }
-    }
-    for (size_t k = 0; k < heads; k++) {
-        head_profile_finish(&prof[k], n);
-        head_profile_finish(&shuffled[k], n);
-    }
-    scope_close(sc);
-}
-
-/* K2's table: one line a head, each share beside that of the shuffled head, the
- * entropy as a share of uniform rows', the verdict */
-static void print_profiles(const inspection *in, const head_profile *prof,
-                           const head_profile *shuffled)
-{
-    report_line(in->r->o, "  %-5s %-4s %14s %14s %14s %14s %8s  %s", "block", "head",
-                "previous", "first", "same char", "itself", "entropy", "verdict");
-    for (size_t k = 0; k < in->L * in->H; k++) {
-        const head_profile *p = &prof[k], *q = &shuffled[k];
-        report_line(in->r->o, "  %-5zu %-4zu %6.3f (%5.3f) %6.3f (%5.3f) %6.3f (%5.3f) "
-                    "%6.3f (%5.3f) %7.0f%%  %s", k / in->H + 1, k % in->H + 1, p->previous,
-                    q->previous, p->first, q->first, p->same, q->same, p->self, q->self,
-                    100.0 * p->entropy / p->uniform, head_verdict(p));
-    }
-}
-
-/* -> the largest ratio, over the n heads and the four relations, of a head's share
- * to the same head's shuffled; *head, *relation: where it is */
-static double strongest_role(const head_profile *prof, const head_profile *shuffled, size_t n,
-                             size_t *head, size_t *relation)
-{
-    double best = 0.0;
-    for (size_t k = 0; k < n; k++) {
-        const double p[] = {prof[k].previous, prof[k].first, prof[k].same, prof[k].self};
-        const double q[] = {shuffled[k].previous, shuffled[k].first, shuffled[k].same,
-                            shuffled[k].self};
-        for (size_t c = 0; c < 4; c++)
-            if (p[c] / q[c] > best)
-                best = p[c] / q[c], *head = k, *relation = c;
-    }
-    return best;
-}
-
-/* K2's figure: every head's weights on the first validation window */
-static void plot_attention(const inspection *in)
-{
-    const run *r = in->r;
-    size_t T = r->s->context;
-    scope *sc = scope_open();
-    gpt_probe *p = SCOPE_KEEP(sc, gpt_probe_new(in->trained, T), gpt_probe_free);
-    size_t *x = SCOPE_KEEP(sc, calloc(2 * T, sizeof(size_t)), free);
-    char *line = SCOPE_KEEP(sc, calloc(3 * T + 1, 1), free);
-    corpus_window(r->text, r->valid, 1, T, x, x + T);
-    chapter_must(gpt_probe_run(in->trained, x, p), "reading the attention");
-    plot *fig = plot_begin(r->o, "ch14_attention");
-    for (size_t k = 0; k < in->L * in->H; k++) {
-        plot_block(fig, "key position, query position, weight");
-        gsl_matrix_const_view a = gpt_probe_attention(p, k / in->H, k % in->H);
-        plot_matrix(fig, &a.matrix);
-    }
-    plot_set(fig, "tokens", (double)T);
-    plot_set(fig, "layers", (double)in->L);
-    plot_set(fig, "heads", (double)in->H);
-    plot_set_text(fig, "line", text_of(r->text, r->valid[0], T, line, 3 * T + 1));
-    plot_render(fig, "ch14_attention.gp");
-    scope_close(sc);
-}
-
-/* the last block's MLP activations of w at every validation position -> F: (windows T,
- * m); row i T + t: window i, position t */
-static gsl_matrix *activations(const inspection *in, const gpt_weights *w)
-{
-    const run *r = in->r;
-    size_t T = r->s->context, n = r->s->windows, m = w->shape.hidden;
-    gsl_matrix *F = scope_matrix(in->sc, n * T, m);
-    scope *sc = scope_open();
-    gpt_probe *p = SCOPE_KEEP(sc, gpt_probe_new(w, T), gpt_probe_free);
-    size_t *x = SCOPE_KEEP(sc, calloc(2 * T, sizeof(size_t)), free);
-    for (size_t i = 0; i < n; i++) {
-        corpus_window(r->text, r->valid + i, 1, T, x, x + T);
-        chapter_must(gpt_probe_run(w, x, p), "reading the MLP");
-        gsl_matrix_view rows = gsl_matrix_submatrix(F, i * T, 0, T, m);
-        gsl_matrix_memcpy(&rows.matrix, p->blk[in->L - 1]->F);
-    }
-    scope_close(sc);
-    return F;
-}
-
-/* position q of activations() -> its place in the corpus */
-static size_t corpus_at(const run *r, size_t q)
-{
-    return r->valid[q / r->s->context] + q % r->s->context;
-}
-
-/* K3's measurements of one unit, or their means over the units: of its top
- * contexts, and of as many random validation positions (the control) */
-typedef struct {
-    double agree, agree_random; /* share of the most common last character */
-    double next, next_random;   /* mean rank of the next character in what the value
-                                 * promotes, as the share of the alphabet below it */
-} unit_reading;
-
-/* value logits z: (V), positions q: (k) of F's rows -> the agreement of their last
- * characters and the mean share of the alphabet that z ranks below their next ones */
-static void read_positions(const run *r, const gsl_vector *z, const size_t *q, double *agree,
-                           double *next)
-{
-    size_t last[TOP_CONTEXTS];
-    *next = 0.0;
-    for (size_t k = 0; k < TOP_CONTEXTS; k++) {
-        size_t at = corpus_at(r, q[k]), below = 0;
-        last[k] = r->text->tokens[at];
-        double want = gsl_vector_get(z, r->text->tokens[at + 1]);
-        for (size_t v = 0; v < z->size; v++)
-            below += gsl_vector_get(z, v) < want;
-        *next += (double)below / (double)(z->size - 1) / TOP_CONTEXTS;
-    }
-    *agree = kv_agreement(last, TOP_CONTEXTS);
-}
-
-/* top: (TOP_CONTEXTS) positions -> contexts: their last characters, shown, space-separated */
-static void contexts_of(const run *r, const size_t *top, char *contexts, size_t room)
-{
-    char one[CONTEXT_CHARS * 2 + 1];
-    contexts[0] = '\0';
-    for (size_t k = 0; k < TOP_CONTEXTS; k++) {
-        size_t at = corpus_at(r, top[k]), t = top[k] % r->s->context;
-        size_t n = t + 1 < CONTEXT_CHARS ? t + 1 : CONTEXT_CHARS;
-        snprintf(contexts + strlen(contexts), room - strlen(contexts), "%s%s", k ? " " : "",
-                 text_of(r->text, at + 1 - n, n, one, sizeof one));
-    }
-}
-
-/* K3 for one unit of the last block: its reading (z: (V), what its value promotes) */
-static unit_reading measure_unit(const inspection *in, const gsl_matrix *F, size_t unit,
-                                 const gsl_vector *z, gsl_rng *rng)
-{
-    size_t top[TOP_CONTEXTS], random[TOP_CONTEXTS];
-    unit_reading u;
-    chapter_must(kv_top_positions(F, unit, TOP_CONTEXTS, top), "the top contexts");
-    for (size_t k = 0; k < TOP_CONTEXTS; k++)
-        random[k] = gsl_rng_uniform_int(rng, F->size1);
-    read_positions(in->r, z, top, &u.agree, &u.next);
-    read_positions(in->r, z, random, &u.agree_random, &u.next_random);
-    return u;
-}
-
-/* one unit's line of the table and panel of the figure (block, and variables ending
- * in panel): the contexts that fire it most, the characters z promotes most */
-static void show_unit(const inspection *in, const gsl_matrix *F, size_t unit,
-                      const gsl_vector *z, const unit_reading *u, plot *fig, size_t panel)
-{
-    const run *r = in->r;
-    size_t top[TOP_CONTEXTS], ranked[PROMOTED];
-    char contexts[TOP_CONTEXTS * (CONTEXT_CHARS * 2 + 1)], promoted[PROMOTED * 4] = "", buf[2];
-    chapter_must(kv_top_positions(F, unit, TOP_CONTEXTS, top), "the top contexts");
-    contexts_of(r, top, contexts, sizeof contexts);
-    chapter_must(gsl_sort_vector_largest_index(ranked, PROMOTED, z) ? INVENT_ENUMERIC : 0,
-                 "ranking the promoted characters");
-    plot_block(fig, "rank, logit change, of the characters the value promotes most");
-    for (size_t k = 0; k < PROMOTED; k++) {
-        snprintf(promoted + strlen(promoted), sizeof promoted - strlen(promoted), "%s%s",
-                 k ? " " : "", shown(r->text->symbols[ranked[k]], buf));
-        PLOT_ROW(fig, (double)k, gsl_vector_get(z, ranked[k]));
-    }
-    int room = CONTEXTS_WIDTH - shown_width(contexts);
-    report_line(r->o, "  %-5zu %s%*s %5.0f%% %5.0f%%  %s", unit, contexts, room > 0 ? room : 0, "",
-                100.0 * u->agree, 100.0 * u->next, promoted);
-    char var[3][16];
-    snprintf(var[0], 16, "chars%zu", panel);
-    snprintf(var[1], 16, "fires%zu", panel);
-    snprintf(var[2], 16, "unit%zu", panel);
-    plot_set_text(fig, var[0], promoted);
-    plot_set_text(fig, var[1], contexts);
-    plot_set(fig, var[2], (double)unit);
-}
-
-/* K3: the READ most active units of w's last block (or all m if fewer) -> the means of
- * their readings; show: the first SHOWN of them in the table and the figure */
-static unit_reading read_memory(const inspection *in, const gpt_weights *w, int show)
-{
-    const run *r = in->r;
-    gsl_matrix *F = activations(in, w);
-    gsl_vector *z = scope_vector(in->sc, r->text->vocab);
-    size_t n = READ < F->size2 ? READ : F->size2, units[READ];
-    chapter_must(kv_most_active(F, n, units), "the most active units");
-    gsl_rng *rng = scope_keep_rng(in->sc, rng_new(r->o->seed + 3000));
-    plot *fig = show ? plot_begin(r->o, "ch14_kv_memory") : NULL;
-    if (show)
-        report_line(r->o, "  %-5s %-*s %6s %6s  %s", "unit", CONTEXTS_WIDTH, "contexts that fire it most",
-                    "agree", "next", "its value promotes");
-    unit_reading mean = {0};
-    for (size_t k = 0; k < n; k++) {
-        chapter_must(kv_value_logits(w, in->L - 1, units[k], z), "a value's logits");
-        unit_reading u = measure_unit(in, F, units[k], z, rng);
-        if (show && k < SHOWN)
-            show_unit(in, F, units[k], z, &u, fig, k);
-        mean.agree += u.agree / n, mean.agree_random += u.agree_random / n;
-        mean.next += u.next / n, mean.next_random += u.next_random / n;
-    }
-    plot_set(fig, "units", n < SHOWN ? n : SHOWN);
-    plot_set(fig, "block", (double)in->L);
-    plot_render(fig, "ch14_kv_memory.gp");
-    return mean;
-}
-
-/* K1: the heads' circuits and free A's rank, against the draw they started from */
-static void circuits_part(const inspection *in)
-{
-    const invent_opts *o = in->r->o;
-    report_text(o, "K1. Each head is two d x d matrices (Elhage et al., 2021): W_QK = W_q^T W_k, "
-                "whose bilinear form scores a query against a key, and W_OV = W_o W_v, what the "
-                "head writes for what it reads; both have rank at most r = %zu of d = %zu. How "
-                "many dimensions a head uses is measured by the effective rank of Roy & Vetterli "
-                "(2007), the exponential of the entropy of the singular values normalised to sum "
-                "1 (k for k equal values, less as they spread), the singular values by one-sided "
-                "Jacobi; for free A also the count of singular values that hold 99%% of its "
-                "squared norm. Free A's A_j is a free d x d matrix started at the drawn W_QK.",
-                in->rk, in->d);
-    head_ranks h = read_heads(in);
-    plot_spectra(in, &h);
-    double lo, hi;
-    draw_to_draw(in, &h, &lo, &hi);
-    double whole = held_out(in->r, in->free_a), cut = cut_to_rank(in, in->rk);
-    double one = cut_to_rank(in, 1);
-    double qk = rank_ratio(&h, QK_TRAINED, QK_DRAWN);
-    report_text(o, "Trained, the mean effective rank of W_QK went from %.2f to %.2f and that of "
-                "W_OV from %.2f to %.2f (mean ratio of a head to its draw %.2f and %.2f). How "
-                "much does a draw alone change it? Over %d further draws of the untrained model, "
-                "the mean effective rank of W_QK lies between %.2f and %.2f times this draw's: "
-                "training changed W_QK %s than drawing again does.", mean_rank(&h, QK_DRAWN),
-                mean_rank(&h, QK_TRAINED), mean_rank(&h, OV_DRAWN), mean_rank(&h, OV_TRAINED), qk,
-                rank_ratio(&h, OV_TRAINED, OV_DRAWN), DRAWS, lo, hi,
-                qk < lo || qk > hi ? "more" : "no more");
-    double a = rank_ratio(&h, A_TRAINED, QK_DRAWN);
-    report_text(o, "Free A started at effective rank %.2f (the drawn product, rank r) and ended "
-                "at %.2f (ratio %.2f), %s r. The same optimiser, on the same text, %s the "
-                "rank of the factored W_QK and %s that of a free A: what differs is the "
-                "parameterisation. Neither reading tells the text's pull from the optimiser's: "
-                "weight decay on two factors W_q, W_k penalises the nuclear norm of their product "
-                "and so favours a low rank (Srebro et al., 2005), and AdamW's steps on each entry "
-                "of a free A move it in every direction, whatever the data. Are free A's added "
-                "dimensions used? Cut back to its best rank-r approximation (a head of size r, "
-                "factor_svd), its held-out loss goes from %.4f to %.4f (%+.4f nats); cut to "
-                "rank 1, to %.4f (%+.4f)%s", mean_rank(&h, QK_DRAWN), mean_rank(&h, A_TRAINED), a,
-                mean_rank(&h, A_TRAINED) > (double)in->rk ? "above" : "not above",
-                qk < 1 ? "lowers" : "raises", a > 1 ? "raises" : "lowers", whole, cut,
-                cut - whole, one, one - whole,
-                fabs(one - whole) < mean_paired(in->r, THREE_QUARTERS)
-                    ? ", less than the budget's last quarter costs: at this budget even the "
-                      "scores' rank is worth little." : ".");
-    check_at_most("K1", "training lowers the effective rank of the heads' W_QK more than drawing "
-                  "again changes it (mean ratio of trained to drawn, at most the smallest of the "
-                  "further draws' ratios)", qk, lo);
-    check_control("K1", "the same test on free A, trained from the drawn product");
-    check_at_most("K1", NULL, a, lo);
-}
-
-/* -> the largest share, over the n heads and the four relations */
-static double largest_share(const head_profile *prof, size_t n)
-{
-    double best = 0.0;
-    for (size_t k = 0; k < n; k++) {
-        const double p[] = {prof[k].previous, prof[k].first, prof[k].same, prof[k].self};
-        for (size_t c = 0; c < 4; c++)
-            best = p[c] > best ? p[c] : best;
-    }
-    return best;
-}
-
-/* the control of K2: an ideal previous-token head (all of row t on t - 1) over the
- * first validation window, profiled as the trained heads are */
-static head_profile previous_token_head(const inspection *in)
-{
-    size_t T = in->r->s->context;
-    gsl_matrix *A = scope_matrix(in->sc, T, T);
-    size_t *x = SCOPE_KEEP(in->sc, calloc(2 * T, sizeof(size_t)), free);
-    head_profile p = {0};
-    corpus_window(in->r->text, in->r->valid, 1, T, x, x + T);
-    gsl_matrix_set(A, 0, 0, 1.0);
-    for (size_t t = 1; t < T; t++)
-        gsl_matrix_set(A, t, t - 1, 1.0);
-    chapter_must(head_profile_add(A, x, &p), "profiling a previous-token head");
-    head_profile_finish(&p, 1);
-    return p;
-}
-
-/* K2: what each head attends to, against its own weights shuffled and its draw */
-static void heads_part(const inspection *in)
-{
-    const invent_opts *o = in->r->o;
-    size_t n = in->L * in->H;
-    head_profile *prof = SCOPE_KEEP(in->sc, calloc(4 * n, sizeof *prof), free);
-    report_text(o, "K2. What each head attends to, over the %zu validation windows: the mean "
-                "share of a query's weight on the previous character, on the window's first, on "
-                "earlier copies of its own character, on itself; in brackets the same head with "
-                "each row's weights shuffled over the positions it may see (the same entropies, "
-                "no preferred position); and the mean entropy of its rows as a share of uniform "
-                "rows'. Verdict: the first relation with a share of at least %.1f, else 'broad' "
-                "when the entropy is at least %.0f%% of uniform rows', else 'mixed'.",
-                in->r->s->windows, HEAD_ROLE_SHARE, 100.0 * HEAD_BROAD_ENTROPY);
-    profile_heads(in, in->trained, prof, prof + n);
-    profile_heads(in, in->drawn, prof + 2 * n, prof + 3 * n);
-    print_profiles(in, prof, prof + n);
-    report_text(o, "The same heads as drawn, before training:");
-    print_profiles(in, prof + 2 * n, prof + 3 * n);
-    plot_attention(in);
-    size_t head, relation, head0, relation0;
-    static const char *names[] = {"previous", "first", "same character", "itself"};
-    double most = strongest_role(prof, prof + n, n, &head, &relation);
-    double most0 = strongest_role(prof + 2 * n, prof + 3 * n, n, &head0, &relation0);
-    report_text(o, "The strongest preference of a trained head: block %zu head %zu on '%s', %.2f "
-                "times its shuffled share (as drawn: %.2f, block %zu head %zu on '%s'). %s",
-                head / in->H + 1, head % in->H + 1, names[relation], most, most0, head0 / in->H + 1,
-                head0 % in->H + 1, names[relation0], largest_share(prof, n) < HEAD_ROLE_SHARE ?
-                "No head gives half its weight to one relation at this budget: the heads of this "
-                "small model are not (yet) the previous-token or copying heads found in larger "
-                "ones (Olsson et al., 2022)." : "A head gives half its weight or more to one "
-                "relation: it has a role.");
-    head_profile ideal = previous_token_head(in);
-    check_at_most("K2", "no trained head has a role at this budget: the largest share of any "
-                  "head on any of the four relations", largest_share(prof, n), HEAD_ROLE_SHARE);
-    check_control("K2", "an ideal previous-token head (row t all on t - 1), measured the same way");
-    check_at_most("K2", NULL, largest_share(&ideal, 1), HEAD_ROLE_SHARE);
-}
-
-/* K3: the last MLP as a key-value memory, against the units as drawn */
-static void memory_part(const inspection *in)
-{
-    const invent_opts *o = in->r->o;
-    report_text(o, "K3. The last block's MLP as a key-value memory (Geva et al., 2021): unit i "
-                "fires relu(k_i . h + b_i) and adds that much of its value v_i to the stream. "
-                "Below, for the %d most active units (mean activation over the %zu validation "
-                "positions), the contexts that fire each most (their last characters; · a space, "
-                "¶ a new line, ¤ any other byte outside printable ASCII, such as a byte of a "
-                "UTF-8 letter) and the characters its value promotes through the output layer, "
-                "W_out (gamma * (v_i - mean v_i)): the final norm's centring and gain kept, its "
-                "1/std dropped (a positive factor shared by every character).", SHOWN,
-                in->r->s->windows * in->r->s->context);
-    unit_reading u = read_memory(in, in->trained, 1);
-    unit_reading u0 = read_memory(in, in->drawn, 0);
-    report_text(o, "agree: the share of a unit's %d top contexts that end in their commonest "
-                "character; next: where the character that followed a top context ranks in what "
-                "the value promotes (100%%: first of the alphabet, 50%%: chance). Over the %d "
-                "most active units: agree %.0f%%, against %.0f%% for as many random contexts, "
-                "but already %.0f%% for the units as drawn: the stream at a position is mostly "
-                "its own character's embedding, so any key picks out characters, trained or not. "
-                "next %.0f%%, against %.0f%% as drawn: training put the memory's content in the "
-                "values. But random contexts' next characters rank %.0f%%: much of what a value "
-                "promotes is what is common after any context, and only the difference is "
-                "specific to its key.",
-                TOP_CONTEXTS, READ, 100.0 * u.agree, 100.0 * u.agree_random, 100.0 * u0.agree,
-                100.0 * u.next, 100.0 * u0.next, 100.0 * u.next_random);
-    check_at_least("K3", "the values promote likely next characters: the character that followed "
-                   "a unit's top contexts ranks in the top third of its value's logits (mean "
-                   "share of the alphabet below it)", u.next, 2.0 / 3.0);
-    check_control("K3", "the units of the model as drawn");
-    check_at_least("K3", NULL, u0.next, 2.0 / 3.0);
-}
-
-static void inspect(run *r)
-{
-    const settings *s = r->s;
-    gpt_shape shape = shape_of(s, r->text->vocab);
-    gsl_rng *draw = scope_keep_rng(r->sc, rng_new(r->o->seed)); /* train_one's first draw */
-    ablated *drawn = SCOPE_KEEP(r->sc, ablated_new(ABL_FULL, &shape, draw), ablated_free);
-    inspection in = {.r = r, .sc = r->sc, .drawn = drawn->w, .L = s->layers, .H = s->heads,
-                     .rk = s->dim / s->heads, .d = s->dim,
-                     .trained = SCOPE_KEEP(r->sc, r->trained[ABL_FULL], gpt_free),
-                     .free_a = SCOPE_KEEP(r->sc, r->trained[ABL_FREE_A], gpt_free)};
-    report_section(r->o, "Inside the trained model");
-    report_text(r->o, "The full model and the free-A model trained at seed %lu, read back.",
-                r->o->seed);
-    circuits_part(&in);
-    heads_part(&in);
-    memory_part(&in);
 }
 
 /* ------------------------------------------------------------------- the run */
@@ -1314,7 +708,6 @@ static void setup(run *r)
     r->leak = scope_matrix(r->sc, 2, S);
     r->again = scope_vector(r->sc, S);
     r->clock = scope_matrix(r->sc, ROWS, S);
-    r->trained = SCOPE_KEEP(r->sc, calloc(ABL_COUNT, sizeof *r->trained), free);
     for (size_t n = 2; n <= 3; n++) {
         double k;
         r->counted[n - 2] = ngram_best_loss(r->text, n, r->valid, s->windows, s->context, &k);
@@ -1355,15 +748,15 @@ static int check_settings(const invent_opts *o, void *arg, corpus **text)
     if (s->context < 16)
         return cli_fail(o, "--context %zu: at least 16, too short for the claims: A2's unmasked "
                            "model shows its cost within the budget below it (measured at 3, 4 "
-                           "and 8; A1 and K2 fail too at 3)", s->context);
+                           "and 8; A1 fails too at 3)", s->context);
     int rc = corpus_option_load(o, s->corpus, s->context, text);
     if (rc != CLI_RUN)
         return rc;
     if ((*text)->n < MIN_CORPUS)
         return cli_fail(o, "--corpus %s: %zu characters, too few for the held-out comparisons: "
                            "the claims compare models on the held-out tenth and need at least "
-                           "%zu characters (they were set on the fortunes, 2 MB; the first "
-                           "200 KB of them already fail K1)", s->corpus, (*text)->n,
+                           "%zu characters (they were set on the fortunes, 2 MB)", s->corpus,
+                        (*text)->n,
                         (size_t)MIN_CORPUS);
     gpt_shape shape = shape_of(s, (*text)->vocab);
     size_t bytes = train_memory_bytes(&shape, s->batch, s->context, 10, 3);
@@ -1388,7 +781,7 @@ int main(int argc, char **argv)
         {"context", CLI_SIZE, &s.context, 0, 128, "characters per sequence, at least 16 (0: 16; 32)"},
         {"batch", CLI_SIZE, &s.batch, 0, 64, "sequences per step (0: 8)"},
         {"steps", CLI_SIZE, &s.steps, 0, 100000, "training steps per run, at least 20 (0: 120; "
-         "500); A1-A10 and K1-K3 are claims about training at the default budgets: other step "
+         "500); A1-A10 are claims about training at the default budgets: other step "
          "counts can fail them, and say so"},
         {"seeds", CLI_SIZE, &s.seeds, 0, 20, "seeds per model, at least 2 (0: 2; 3)"},
         {"rate", CLI_DOUBLE, &s.rate, 0, 0.05, "peak learning rate (0: 2e-2; 6e-3)"},
@@ -1417,7 +810,6 @@ int main(int argc, char **argv)
     direction_claims(&r);
     quarter_claims(&r);
     larger_claims(&r);
-    inspect(&r);
     scope_close(sc);
     return chapter_end();
 }

@@ -56,4 +56,7 @@ int ex12a_softmax_backward(const gsl_matrix *W, const gsl_matrix *dW, gsl_matrix
 /* 12b. values of ps <- one Adam step along the gradients of ps, like adam_step */
 int ex12b_adam_step(adam *opt, param_set *ps);
 
+/* 15. A: (T, T) weights, x: (T) -> *score: the mean weight on keys after the query's token */
+int ex15_prefix_matching(const gsl_matrix *A, const size_t *x, size_t from, double *score);
+
 #endif

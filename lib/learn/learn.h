@@ -17,6 +17,7 @@
 #include "gpt_gradcheck.h"
 #include "gradcheck.h"
 #include "head_roles.h"
+#include "induction.h"
 #include "kv_memory.h"
 #include "learn_bilinear.h"
 #include "learn_block.h"

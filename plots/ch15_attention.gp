@@ -1,8 +1,8 @@
-# Chapter 14, K2: the attention of every head of the trained model on one validation line.
+# Chapter 15, K2 and K4: the attention of every head of the trained model on one line
 # Rows of panels are the blocks, columns the heads; the ticks are the line's characters
 # (· a space, ¶ a new line), thinned so that a panel never carries more than fit.
-# caption: Attention weights of every head of the trained full model on one validation line (rows: queries, columns: keys; grey: the masked future; on the axes, · is a space and ¶ a new line); the measured shares of each head over all validation windows are in the chapter's table.
-# claims: K2
+# caption: Attention weights of every head of the trained model on one line of held-out text (rows: queries, columns: keys; grey: the masked future): a validation line (ch15_attention, K2), and a validation segment followed by itself (ch15_induction, K4), where an induction head's weights run along the diagonal one step after the earlier copy.
+# claims: K2, K4
 L = 0.08; R = 0.87; B = 0.12; TOP = 0.85
 gapx = 0.06; gapy = 0.11
 ph = ((TOP - B) - (layers - 1) * gapy) / layers
@@ -14,7 +14,7 @@ cbx = x0 + heads * pw + (heads - 1) * gapx + 0.02
 step = 1
 while ((tokens / step) * 0.04 > pw) { step = step + 1 }
 tickfont = ",27"
-set multiplot title sprintf("What each trained head attends to, on %d validation characters", int(tokens)) font titlefont
+set multiplot title sprintf("What each trained head attends to, on %s (%d characters)", what, int(tokens)) font titlefont
 @palette_sequential
 set cbrange [0:1]
 set xrange [-0.5:tokens - 0.5]

@@ -1,0 +1,23 @@
+/* Mutant: divides by every query from on, matched or not. Expect: divided by every query */
+#include "exercises.h"
+
+int ex15_prefix_matching(const gsl_matrix *A, const size_t *x, size_t from, double *score)
+{
+    if (A->size1 != A->size2)
+        return INVENT_ESHAPE;
+    double sum = 0.0;
+    size_t queries = 0;
+    for (size_t t = from; t < A->size1; t++) {
+        double weight = 0.0;
+        int matched = 0;
+        for (size_t s = 1; s < t; s++)
+            if (x[s - 1] == x[t]) {
+                weight += gsl_matrix_get(A, t, s);
+                matched = 1;
+            }
+        sum += weight;
+        queries += (size_t)matched;
+    }
+    *score = A->size1 > from ? sum / (double)(A->size1 - from) : 0.0;
+    return INVENT_OK;
+}
