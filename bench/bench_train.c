@@ -213,12 +213,9 @@ int main(int argc, char **argv)
         return cli_fail(&o, "--heads (%zu) must divide --dim (%zu)", s.heads, s.dim);
     gpt_shape shape = {.vocab = 114, .context = s.context, .dim = s.dim, .heads = s.heads,
                        .layers = s.layers, .hidden = 4 * s.dim};
-    size_t bytes = train_memory_bytes(&shape, s.batch, s.context, 4, 1);
-    if (bytes > TRAIN_MEMORY_BUDGET)
-        return cli_fail(&o, "--layers %zu --dim %zu --heads %zu --context %zu --batch %zu would "
-                            "take about %.1f GiB, more than the benchmark's %zu GiB: make some "
-                            "of them smaller", s.layers, s.dim, s.heads, s.context, s.batch,
-                        (double)bytes / (1u << 30), TRAIN_MEMORY_BUDGET >> 30);
+    rc = train_memory_refuse(&o, &shape, s.batch, s.context, 4, 1, "the benchmark");
+    if (rc != CLI_RUN)
+        return rc;
     rc = chapter_start(&o, "Training step of chapter 13's model, timed");
     return rc != CLI_RUN ? rc : run(&o, &s, !no64);
 }

@@ -873,19 +873,6 @@ static int check_prompt(const invent_opts *o, const corpus *text, const char *pr
     return CLI_RUN;
 }
 
-/* the run's memory, computed from its sizes: over TRAIN_MEMORY_BUDGET is refused */
-static int check_memory(const invent_opts *o, const settings *s, const corpus *text)
-{
-    gpt_shape shape = shape_of(s, text->vocab);
-    size_t bytes = train_memory_bytes(&shape, s->batch, s->context, 8, 3);
-    if (bytes > TRAIN_MEMORY_BUDGET)
-        return cli_fail(o, "--layers %zu --dim %zu --heads %zu --context %zu --batch %zu would "
-                           "take about %.1f GiB, more than the chapter's %zu GiB: make some of "
-                           "them smaller", s->layers, s->dim, s->heads, s->context, s->batch,
-                        (double)bytes / (1u << 30), TRAIN_MEMORY_BUDGET >> 30);
-    return CLI_RUN;
-}
-
 static int check_settings(const invent_opts *o, void *arg, corpus **text)
 {
     settings *s = arg;
@@ -907,8 +894,9 @@ static int check_settings(const invent_opts *o, void *arg, corpus **text)
         return cli_fail(o, "--sample %zu: at least 2, so that G2 checks three positions "
                            "after a one-character prompt", s->sample);
     int rc = corpus_option_load(o, s->corpus, s->context, text);
+    gpt_shape shape = rc == CLI_RUN ? shape_of(s, (*text)->vocab) : (gpt_shape){0};
     if (rc == CLI_RUN)
-        rc = check_memory(o, s, *text);
+        rc = train_memory_refuse(o, &shape, s->batch, s->context, 8, 3, "the chapter");
     if (rc == CLI_RUN && s->load)
         rc = check_checkpoint(o, s, *text);
     if (rc == CLI_RUN)

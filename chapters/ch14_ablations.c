@@ -756,16 +756,9 @@ static int check_settings(const invent_opts *o, void *arg, corpus **text)
         return cli_fail(o, "--corpus %s: %zu characters, too few for the held-out comparisons: "
                            "the claims compare models on the held-out tenth and need at least "
                            "%zu characters (they were set on the fortunes, 2 MB)", s->corpus,
-                        (*text)->n,
-                        (size_t)MIN_CORPUS);
+                        (*text)->n, (size_t)MIN_CORPUS);
     gpt_shape shape = shape_of(s, (*text)->vocab);
-    size_t bytes = train_memory_bytes(&shape, s->batch, s->context, 10, 3);
-    if (bytes > TRAIN_MEMORY_BUDGET)
-        return cli_fail(o, "--layers %zu --dim %zu --heads %zu --context %zu --batch %zu would "
-                           "take about %.1f GiB, more than the chapter's %zu GiB: make some of "
-                           "them smaller", s->layers, s->dim, s->heads, s->context, s->batch,
-                        (double)bytes / (1u << 30), TRAIN_MEMORY_BUDGET >> 30);
-    return CLI_RUN;
+    return train_memory_refuse(o, &shape, s->batch, s->context, 10, 3, "the chapter");
 }
 
 int main(int argc, char **argv)

@@ -8,6 +8,7 @@
 
 #include <stddef.h>
 
+#include "cli.h"
 #include "gpt.h"
 
 /* The most a run may take (4 GiB): the defaults and --full take under
@@ -22,5 +23,11 @@
  * head; per token the logits and their gradient; SIZE_MAX on overflow */
 size_t train_memory_bytes(const gpt_shape *shape, size_t B, size_t T, size_t copies,
                           size_t traces);
+
+/* o, shape, B, T, copies, traces as above, who: "the chapter" -> CLI_RUN while
+ * the run fits TRAIN_MEMORY_BUDGET, else exit code 2 after one line naming
+ * the sizes (cli_fail) */
+int train_memory_refuse(const invent_opts *o, const gpt_shape *shape, size_t B, size_t T,
+                        size_t copies, size_t traces, const char *who);
 
 #endif
