@@ -24,9 +24,9 @@
  * Write it yourself: the grade refuses calls to attn_matrix_form, attn_sum_form
  * and attn_weights; and to every library function that does the same work
  * (found by walking the library's call graph: each calls one of them, or is one
- * of them wrapped): ablated_forward, attn_forward, block_forward, gpt_forward,
- * gpt_gradcheck, gpt_probe_run, learn_block_pass, learn_recall_attention,
- * mha_forward.
+ * of them wrapped): ablated_batch_forward, ablated_forward, attn_forward,
+ * block_forward, gpt_batch_forward, gpt_forward, gpt_gradcheck, gpt_probe_run,
+ * learn_block_pass, learn_recall_attention, mha_forward.
  * Grade: make exercise7b   Hints: make hint 7b (then LEVEL=2, LEVEL=3) */
 #include <gsl/gsl_blas.h>
 

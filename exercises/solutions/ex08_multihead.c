@@ -23,8 +23,8 @@
  * Write it yourself: the grade refuses calls to mha_forward and block_forward;
  * and to every library function that does the same work (found by walking the
  * library's call graph: each calls one of them, or is one of them wrapped):
- * ablated_forward, gpt_forward, gpt_gradcheck, gpt_probe_run, learn_block_pass,
- * learn_recall_attention.
+ * ablated_batch_forward, ablated_forward, gpt_batch_forward, gpt_forward,
+ * gpt_gradcheck, gpt_probe_run, learn_block_pass, learn_recall_attention.
  * Grade: make exercise8   Hints: make hint 8 (then LEVEL=2, LEVEL=3) */
 #include <math.h>
 

@@ -21,8 +21,9 @@
  * need) and gsl_matrix_add for the skips.
  * Write it yourself: the grade refuses calls to block_forward; and to every
  * library function that does the same work (found by walking the library's call
- * graph: each calls one of them, or is one of them wrapped): ablated_forward,
- * gpt_forward, gpt_gradcheck, gpt_probe_run, learn_block_pass.
+ * graph: each calls one of them, or is one of them wrapped):
+ * ablated_batch_forward, ablated_forward, gpt_batch_forward, gpt_forward,
+ * gpt_gradcheck, gpt_probe_run, learn_block_pass.
  * Grade: make exercise10   Hints: make hint 10 (then LEVEL=2, LEVEL=3) */
 #include "exercises.h"
 

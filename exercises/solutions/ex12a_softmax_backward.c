@@ -20,8 +20,9 @@
  * Write it yourself: the grade refuses calls to softmax_rows_backward and
  * attn_backward; and to every library function that does the same work (found
  * by walking the library's call graph: each calls one of them, or is one of
- * them wrapped): ablated_backward, additive_backward, block_backward,
- * gpt_backward, learn_block_pass, learn_recall_attention, mha_backward.
+ * them wrapped): ablated_backward, ablated_batch_backward, additive_backward,
+ * block_backward, gpt_backward, gpt_batch_backward, learn_block_pass,
+ * learn_recall_attention, mha_backward.
  * Grade: make exercise12a   Hints: make hint 12a (then LEVEL=2, LEVEL=3) */
 #include <gsl/gsl_blas.h>
 

@@ -3,7 +3,7 @@
  * Refused calls: softmax_vector softmax_rows attn_weights attn_matrix_form attn_sum_form
  *   ablated_forward additive_weights attn_forward block_forward gpt_forward
  *   gpt_gradcheck gpt_probe_run learn_recall_attention mha_forward
- *   learn_block_pass */
+ *   learn_block_pass ablated_batch_forward gpt_batch_forward */
 #include <math.h>
 
 #include "exercises.h"

@@ -2,7 +2,7 @@
  * attn_matrix_form with ATTN_CAUSAL. Q, K, V and out are views with a tda.
  * Refused calls: attn_matrix_form attn_sum_form attn_weights ablated_forward attn_forward
  *   block_forward gpt_forward gpt_gradcheck gpt_probe_run learn_recall_attention
- *   mha_forward learn_block_pass
+ *   mha_forward learn_block_pass ablated_batch_forward gpt_batch_forward
  * Allowed calls: mask_causal softmax_rows */
 #include <math.h>
 

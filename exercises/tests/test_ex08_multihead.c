@@ -1,7 +1,8 @@
 /* Grader for exercise 8: multi-head attention with W_o, against mha_forward.
  * X, out and the four weight matrices are views with a tda.
  * Refused calls: mha_forward block_forward ablated_forward gpt_forward gpt_gradcheck
- *   gpt_probe_run learn_recall_attention learn_block_pass
+ *   gpt_probe_run learn_recall_attention learn_block_pass ablated_batch_forward
+ *   gpt_batch_forward
  * Allowed calls: attn_matrix_form heads_columns heads_const_columns mat_mul mat_product */
 #include <math.h>
 

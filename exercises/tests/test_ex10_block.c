@@ -1,7 +1,7 @@
 /* Grader for exercise 10: one Transformer block, against block_forward.
  * X and Y are views with a tda.
  * Refused calls: block_forward ablated_forward gpt_forward gpt_gradcheck gpt_probe_run
- *   learn_block_pass
+ *   learn_block_pass ablated_batch_forward gpt_batch_forward
  * Allowed calls: layernorm_forward mha_forward mlp_forward mha_trace_new mha_trace_free
  *   mlp_trace_new mlp_trace_free */
 #include "exercises.h"

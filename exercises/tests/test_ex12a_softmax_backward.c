@@ -3,7 +3,7 @@
  * W, dW and dS are views with a tda.
  * Refused calls: softmax_rows_backward attn_backward ablated_backward additive_backward
  *   block_backward gpt_backward learn_recall_attention mha_backward
- *   learn_block_pass */
+ *   learn_block_pass ablated_batch_backward gpt_batch_backward */
 #include "exercises.h"
 #include "grade.h"
 

@@ -59,25 +59,28 @@ static void compare(const size_t *x, size_t n, size_t from, double sigma, unsign
     gsl_matrix *want = grade_nan(1, 1), *got = grade_nan(1, 1);
     double score = NAN;
     cr_assert_eq(induction_prefix_score(A0, x, from, gsl_matrix_ptr(want, 0, 0)), INVENT_OK);
+    gsl_matrix_const_view packed = gsl_matrix_const_view_array(A->data, n, n); /* tda = n */
     gsl_matrix *known[] = {score_as(A0, x, from, OWN_TOKEN), score_as(A0, x, from, WITH_SELF),
-                           score_as(A0, x, from, EVERY_QUERY), score_as(A0, x, from, FROM_ZERO)};
+                           score_as(A0, x, from, EVERY_QUERY), score_as(A0, x, from, FROM_ZERO),
+                           score_as(&packed.matrix, x, from, RIGHT)};
     const grade_mistake mistakes[] = {
         {known[0], "the key's own token was compared: key s matches when the token before "
                    "it, x[s - 1], is the query's"},
         {known[1], "key t (the query itself) was counted: the keys run from 1 to t - 1"},
         {known[2], "the sum was divided by every query: divide by the queries that had a "
                    "matching key"},
-        {known[3], "the queries before from were counted: start at t = from"}};
+        {known[3], "the queries before from were counted: start at t = from"},
+        {known[4], "A's rows were read n entries apart: a view's rows lie tda entries apart "
+                   "(read A with gsl_matrix_get)"}};
     grade_status(what, ex15_prefix_matching(A, x, from, &score), INVENT_OK,
                  "return INVENT_OK when A is square");
     gsl_matrix_set(got, 0, 0, score);
     gsl_vector_view g = gsl_matrix_row(got, 0), w = gsl_matrix_row(want, 0);
     grade_vector_why(what, &g.vector, &w.vector, 1e-12,
-                     "read A with gsl_matrix_get (its rows lie tda entries apart); " RULE,
-                     mistakes, 4);
+                     RULE, mistakes, 5);
     grade_padding("A after the call", A);
     grade_unchanged("A after the call", A, A0);
-    for (size_t k = 0; k < 4; k++)
+    for (size_t k = 0; k < 5; k++)
         gsl_matrix_free(known[k]);
     gsl_matrix_free(A0), gsl_matrix_free(A), gsl_matrix_free(want), gsl_matrix_free(got);
     gsl_rng_free(r);

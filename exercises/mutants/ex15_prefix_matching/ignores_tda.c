@@ -1,4 +1,4 @@
-/* Mutant: reads A as if its rows were T entries apart. Expect: tda */
+/* Mutant: reads A as if its rows were T entries apart. Expect: read n entries apart */
 #include "exercises.h"
 
 int ex15_prefix_matching(const gsl_matrix *A, const size_t *x, size_t from, double *score)
