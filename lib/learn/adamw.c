@@ -130,14 +130,42 @@ void grad_zero(tensor_ref *t, size_t count)
             memset(t[k].grad, 0, t[k].size * sizeof(double));
 }
 
+/* t: one tensor -> the sum of its gradients' squares, in double, four running sums */
+static double tensor_square_sum(const tensor_ref *t)
+{
+    double part[4] = {0.0, 0.0, 0.0, 0.0};
+    size_t i = 0;
+    for (; t->grad32 && i + 4 <= t->size; i += 4)
+        for (size_t r = 0; r < 4; r++)
+            part[r] += (double)t->grad32[i + r] * (double)t->grad32[i + r];
+    for (; i < t->size; i++) {
+        double g = t->grad32 ? (double)t->grad32[i] : t->grad[i];
+        part[i % 4] += g * g;
+    }
+    return (part[0] + part[1]) + (part[2] + part[3]);
+}
+
+/* the squares' sums of the tensors, one a work item, into sums[k] */
+typedef struct {
+    const tensor_ref *t;
+    double *sums;
+} norm_job;
+
+static int norm_item(void *ctx, size_t item, int worker)
+{
+    const norm_job *j = ctx;
+    (void)worker;
+    j->sums[item] = tensor_square_sum(&j->t[item]);
+    return 0;
+}
+
 double grad_norm(const tensor_ref *t, size_t count)
 {
-    double sum = 0.0;
-    for (size_t k = 0; k < count; k++)
-        for (size_t i = 0; i < t[k].size; i++) {
-            double g = t[k].grad32 ? (double)t[k].grad32[i] : t[k].grad[i];
-            sum += g * g;
-        }
+    double sums[count ? count : 1], sum = 0.0;
+    norm_job j = {t, sums};
+    workers_run(count, workers_count(), norm_item, &j);
+    for (size_t k = 0; k < count; k++) /* in tensor order, whatever the threads */
+        sum += sums[k];
     return sqrt(sum);
 }
 
