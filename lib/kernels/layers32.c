@@ -36,20 +36,16 @@ static void rows_run(const linear32_ctx *cx, size_t n, void (*fn)(const void *, 
 int linear32_forward(const linear32_ctx *cx, size_t n, size_t k, size_t m, const float *in,
                      const float *W, const float *b, float *out)
 {
-    for (size_t i = 0; i < n; i++) /* the bias first, then the product is added */
-        if (b)
-            memcpy(out + i * m, b, m * sizeof(float));
-        else
-            memset(out + i * m, 0, m * sizeof(float));
-    gemm32_args g = {n, m, k, in, k, 1, W, 1, k, out, m};
+    /* the bias first (by each row's worker), then the product is added */
+    gemm32_args g = {n, m, k, in, k, 1, W, 1, k, out, m, .init = 1, .bias = b};
     return gemm32(&g, cx->scratch, cx->workers);
 }
 
 int linear32_backward(const linear32_ctx *cx, size_t n, size_t k, size_t m, const float *in,
                       const float *W, const float *dout, float *din, float *dW, float *db)
 {
-    gemm32_args dx = {n, k, m, dout, m, 1, W, k, 1, din, k};
-    gemm32_args dw = {m, k, n, dout, 1, m, in, k, 1, dW, k};
+    gemm32_args dx = {n, k, m, dout, m, 1, W, k, 1, din, k, 0, NULL};
+    gemm32_args dw = {m, k, n, dout, 1, m, in, k, 1, dW, k, 0, NULL};
     int status = din ? gemm32(&dx, cx->scratch, cx->workers) : 0;
     if (status == 0)
         status = gemm32(&dw, cx->scratch, cx->workers);
