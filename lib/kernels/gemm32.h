@@ -34,8 +34,8 @@ typedef struct {
 /* N_max, K_max -> floats of scratch gemm32 needs for products with N <= N_max, K <= K_max */
 size_t gemm32_scratch(size_t n_max, size_t k_max);
 
-/* C: (M, N) += A: (M, K) B: (K, N) (init: C = bias + A B); scratch: gemm32_scratch(>= N, >= K) floats.
- * INVENT_ERANGE for a bad INVENT_SIMD */
+/* C: (M, N) += A: (M, K) B: (K, N) (init: C = bias + A B); scratch:
+ * gemm32_scratch(>= N, >= K) floats. INVENT_ERANGE for a bad INVENT_SIMD */
 int gemm32(const gemm32_args *g, float *scratch, int workers);
 
 #endif

@@ -33,6 +33,40 @@ static void rows_run(const linear32_ctx *cx, size_t n, void (*fn)(const void *, 
     workers_run((n + ROWS_CHUNK - 1) / ROWS_CHUNK, cx->workers, rows_item, &j);
 }
 
+/* Four floats at a time, without branches (the signs are a coin toss, which a
+ * branch predicts badly): SSE2 on x86-64, plain C elsewhere. */
+typedef float v4 __attribute__((vector_size(16)));
+typedef int v4i __attribute__((vector_size(16)));
+
+static v4 load4(const float *p)
+{
+    v4 v;
+    memcpy(&v, p, sizeof v);
+    return v;
+}
+
+/* x where keep > 0, else 0 */
+static v4 where_positive(v4 keep, v4 x)
+{
+    return (v4)((v4i)x & (keep > (v4){0}));
+}
+
+/* x: (n, m) -> sums: (m) += its columns' sums, each in row order (a row at a time, four
+ * columns at a time) */
+static void column_sums_add(size_t n, size_t m, const float *x, float *sums)
+{
+    for (size_t i = 0; i < n; i++) {
+        const float *row = x + i * m;
+        size_t j = 0;
+        for (; j + 4 <= m; j += 4) {
+            v4 acc = load4(sums + j) + load4(row + j);
+            memcpy(sums + j, &acc, sizeof acc);
+        }
+        for (; j < m; j++)
+            sums[j] += row[j];
+    }
+}
+
 int linear32_forward(const linear32_ctx *cx, size_t n, size_t k, size_t m, const float *in,
                      const float *W, const float *b, float *out)
 {
@@ -49,9 +83,8 @@ int linear32_backward(const linear32_ctx *cx, size_t n, size_t k, size_t m, cons
     int status = din ? gemm32(&dx, cx->scratch, cx->workers) : 0;
     if (status == 0)
         status = gemm32(&dw, cx->scratch, cx->workers);
-    for (size_t i = 0; db && i < n; i++)
-        for (size_t j = 0; j < m; j++)
-            db[j] += dout[i * m + j];
+    if (db)
+        column_sums_add(n, m, dout, db);
     return status;
 }
 
@@ -126,24 +159,6 @@ void layernorm32_backward(const linear32_ctx *cx, size_t n, size_t d, const floa
             dbeta[j] += dy[i * d + j];
             dgamma[j] += dy[i * d + j] * ((x[i * d + j] - mean[i]) * rstd[i]);
         }
-}
-
-/* Four floats at a time, without branches (the signs are a coin toss, which a
- * branch predicts badly): SSE2 on x86-64, plain C elsewhere. */
-typedef float v4 __attribute__((vector_size(16)));
-typedef int v4i __attribute__((vector_size(16)));
-
-static v4 load4(const float *p)
-{
-    v4 v;
-    memcpy(&v, p, sizeof v);
-    return v;
-}
-
-/* x where keep > 0, else 0 */
-static v4 where_positive(v4 keep, v4 x)
-{
-    return (v4)((v4i)x & (keep > (v4){0}));
 }
 
 typedef struct {
