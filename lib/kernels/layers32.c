@@ -148,6 +148,23 @@ static void ln_backward_rows(const void *args, size_t lo, size_t hi)
     }
 }
 
+/* one row x, dy: (d) -> dbeta += dy, dgamma += dy xhat, four columns at a time */
+static void ln_param_grads_row(size_t d, const float *x, float mu, float inv, const float *dy,
+                               float *dgamma, float *dbeta)
+{
+    size_t j = 0;
+    for (; j + 4 <= d; j += 4) {
+        v4 g = load4(dy + j), xhat = (load4(x + j) - mu) * inv;
+        v4 beta = load4(dbeta + j) + g, gamma = load4(dgamma + j) + g * xhat;
+        memcpy(dbeta + j, &beta, sizeof beta);
+        memcpy(dgamma + j, &gamma, sizeof gamma);
+    }
+    for (; j < d; j++) {
+        dbeta[j] += dy[j];
+        dgamma[j] += dy[j] * ((x[j] - mu) * inv);
+    }
+}
+
 void layernorm32_backward(const linear32_ctx *cx, size_t n, size_t d, const float *x,
                           const float *gamma, const float *mean, const float *rstd,
                           const float *dy, float *dx, float *dgamma, float *dbeta)
@@ -155,10 +172,7 @@ void layernorm32_backward(const linear32_ctx *cx, size_t n, size_t d, const floa
     ln_backward_args a = {d, x, gamma, mean, rstd, dy, dx};
     rows_run(cx, n, ln_backward_rows, &a);
     for (size_t i = 0; i < n; i++) /* the sums over rows, in row order */
-        for (size_t j = 0; j < d; j++) {
-            dbeta[j] += dy[i * d + j];
-            dgamma[j] += dy[i * d + j] * ((x[i * d + j] - mean[i]) * rstd[i]);
-        }
+        ln_param_grads_row(d, x + i * d, mean[i], rstd[i], dy + i * d, dgamma, dbeta);
 }
 
 typedef struct {
