@@ -224,21 +224,41 @@ void residual32_forward(size_t count, const float *a, const float *b, float *out
         out[i] = a[i] + b[i];
 }
 
-double xent32_forward(size_t n, size_t V, const float *logits, const size_t *y, float *probs)
+typedef struct {
+    size_t V;
+    const float *logits;
+    const size_t *y;
+    float *probs;
+    double *row_loss;
+} xent_args;
+
+/* rows lo..hi-1: probs = softmax(logits), row_loss = -log probs[y] (y given) */
+static void xent_forward_rows(const void *args, size_t lo, size_t hi)
 {
-    double total = 0.0;
-    for (size_t i = 0; i < n; i++) {
-        const float *z = logits + i * V;
-        float *p = probs + i * V, top = z[0], sum = 0.0f;
+    const xent_args *a = args;
+    size_t V = a->V;
+    for (size_t i = lo; i < hi; i++) {
+        const float *z = a->logits + i * V;
+        float *p = a->probs + i * V, top = z[0], sum = 0.0f;
         for (size_t c = 1; c < V; c++)
             top = fmaxf(top, z[c]);
         for (size_t c = 0; c < V; c++)
             sum += (p[c] = expf(z[c] - top));
         for (size_t c = 0; c < V; c++)
             p[c] /= sum;
-        if (y)
-            total += (double)(top - z[y[i]]) + log((double)sum);
+        if (a->y)
+            a->row_loss[i] = (double)(top - z[a->y[i]]) + log((double)sum);
     }
+}
+
+double xent32_forward(const linear32_ctx *cx, size_t n, size_t V, const float *logits,
+                      const size_t *y, float *probs, double *row_loss)
+{
+    xent_args a = {V, logits, y, probs, row_loss};
+    rows_run(cx, n, xent_forward_rows, &a);
+    double total = 0.0;
+    for (size_t i = 0; y && i < n; i++) /* in row order, whatever the threads */
+        total += row_loss[i];
     return total / (double)n;
 }
 
