@@ -27,13 +27,15 @@ typedef struct {
     size_t b_rs, b_cs;
     float *c;
     size_t ldc;
+    int init;          /* 1: C's rows are first set to bias (NULL: zero), by their worker */
+    const float *bias; /* (N) */
 } gemm32_args;
 
 /* N_max, K_max -> floats of scratch gemm32 needs for products with N <= N_max, K <= K_max */
 size_t gemm32_scratch(size_t n_max, size_t k_max);
 
-/* C: (M, N) += A: (M, K) B: (K, N); scratch: gemm32_scratch(>= N, >= K) floats.
- * INVENT_ERANGE for a bad INVENT_SIMD */
+/* C: (M, N) += A: (M, K) B: (K, N) (init: C = bias + A B); scratch:
+ * gemm32_scratch(>= N, >= K) floats. INVENT_ERANGE for a bad INVENT_SIMD */
 int gemm32(const gemm32_args *g, float *scratch, int workers);
 
 #endif

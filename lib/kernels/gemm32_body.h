@@ -69,6 +69,11 @@ static int GEMM_ITEM(void *ctx, size_t item, int worker)
     (void)worker;
     size_t end = (item + 1) * GEMM_ROW_BLOCK < g->M ? (item + 1) * GEMM_ROW_BLOCK : g->M;
     size_t panels = (g->N + GEMM_NR - 1) / GEMM_NR;
+    for (size_t i = item * GEMM_ROW_BLOCK; g->init && i < end; i++)
+        if (g->bias)
+            memcpy(g->c + i * g->ldc, g->bias, g->N * sizeof(float));
+        else
+            memset(g->c + i * g->ldc, 0, g->N * sizeof(float));
     for (size_t k0 = 0; k0 < g->K; k0 += GEMM_KC) {
         size_t kc = g->K - k0 < GEMM_KC ? g->K - k0 : GEMM_KC;
         const float *bp = j->bp + k0 * panels * GEMM_NR;

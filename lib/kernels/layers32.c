@@ -33,29 +33,58 @@ static void rows_run(const linear32_ctx *cx, size_t n, void (*fn)(const void *, 
     workers_run((n + ROWS_CHUNK - 1) / ROWS_CHUNK, cx->workers, rows_item, &j);
 }
 
+/* Four floats at a time, without branches (the signs are a coin toss, which a
+ * branch predicts badly): SSE2 on x86-64, plain C elsewhere. */
+typedef float v4 __attribute__((vector_size(16)));
+typedef int v4i __attribute__((vector_size(16)));
+
+static v4 load4(const float *p)
+{
+    v4 v;
+    memcpy(&v, p, sizeof v);
+    return v;
+}
+
+/* x where keep > 0, else 0 */
+static v4 where_positive(v4 keep, v4 x)
+{
+    return (v4)((v4i)x & (keep > (v4){0}));
+}
+
+/* x: (n, m) -> sums: (m) += its columns' sums, each in row order (a row at a time, four
+ * columns at a time) */
+static void column_sums_add(size_t n, size_t m, const float *x, float *sums)
+{
+    for (size_t i = 0; i < n; i++) {
+        const float *row = x + i * m;
+        size_t j = 0;
+        for (; j + 4 <= m; j += 4) {
+            v4 acc = load4(sums + j) + load4(row + j);
+            memcpy(sums + j, &acc, sizeof acc);
+        }
+        for (; j < m; j++)
+            sums[j] += row[j];
+    }
+}
+
 int linear32_forward(const linear32_ctx *cx, size_t n, size_t k, size_t m, const float *in,
                      const float *W, const float *b, float *out)
 {
-    for (size_t i = 0; i < n; i++) /* the bias first, then the product is added */
-        if (b)
-            memcpy(out + i * m, b, m * sizeof(float));
-        else
-            memset(out + i * m, 0, m * sizeof(float));
-    gemm32_args g = {n, m, k, in, k, 1, W, 1, k, out, m};
+    /* the bias first (by each row's worker), then the product is added */
+    gemm32_args g = {n, m, k, in, k, 1, W, 1, k, out, m, .init = 1, .bias = b};
     return gemm32(&g, cx->scratch, cx->workers);
 }
 
 int linear32_backward(const linear32_ctx *cx, size_t n, size_t k, size_t m, const float *in,
                       const float *W, const float *dout, float *din, float *dW, float *db)
 {
-    gemm32_args dx = {n, k, m, dout, m, 1, W, k, 1, din, k};
-    gemm32_args dw = {m, k, n, dout, 1, m, in, k, 1, dW, k};
+    gemm32_args dx = {n, k, m, dout, m, 1, W, k, 1, din, k, 0, NULL};
+    gemm32_args dw = {m, k, n, dout, 1, m, in, k, 1, dW, k, 0, NULL};
     int status = din ? gemm32(&dx, cx->scratch, cx->workers) : 0;
     if (status == 0)
         status = gemm32(&dw, cx->scratch, cx->workers);
-    for (size_t i = 0; db && i < n; i++)
-        for (size_t j = 0; j < m; j++)
-            db[j] += dout[i * m + j];
+    if (db)
+        column_sums_add(n, m, dout, db);
     return status;
 }
 
@@ -119,6 +148,23 @@ static void ln_backward_rows(const void *args, size_t lo, size_t hi)
     }
 }
 
+/* one row x, dy: (d) -> dbeta += dy, dgamma += dy xhat, four columns at a time */
+static void ln_param_grads_row(size_t d, const float *x, float mu, float inv, const float *dy,
+                               float *dgamma, float *dbeta)
+{
+    size_t j = 0;
+    for (; j + 4 <= d; j += 4) {
+        v4 g = load4(dy + j), xhat = (load4(x + j) - mu) * inv;
+        v4 beta = load4(dbeta + j) + g, gamma = load4(dgamma + j) + g * xhat;
+        memcpy(dbeta + j, &beta, sizeof beta);
+        memcpy(dgamma + j, &gamma, sizeof gamma);
+    }
+    for (; j < d; j++) {
+        dbeta[j] += dy[j];
+        dgamma[j] += dy[j] * ((x[j] - mu) * inv);
+    }
+}
+
 void layernorm32_backward(const linear32_ctx *cx, size_t n, size_t d, const float *x,
                           const float *gamma, const float *mean, const float *rstd,
                           const float *dy, float *dx, float *dgamma, float *dbeta)
@@ -126,28 +172,7 @@ void layernorm32_backward(const linear32_ctx *cx, size_t n, size_t d, const floa
     ln_backward_args a = {d, x, gamma, mean, rstd, dy, dx};
     rows_run(cx, n, ln_backward_rows, &a);
     for (size_t i = 0; i < n; i++) /* the sums over rows, in row order */
-        for (size_t j = 0; j < d; j++) {
-            dbeta[j] += dy[i * d + j];
-            dgamma[j] += dy[i * d + j] * ((x[i * d + j] - mean[i]) * rstd[i]);
-        }
-}
-
-/* Four floats at a time, without branches (the signs are a coin toss, which a
- * branch predicts badly): SSE2 on x86-64, plain C elsewhere. */
-typedef float v4 __attribute__((vector_size(16)));
-typedef int v4i __attribute__((vector_size(16)));
-
-static v4 load4(const float *p)
-{
-    v4 v;
-    memcpy(&v, p, sizeof v);
-    return v;
-}
-
-/* x where keep > 0, else 0 */
-static v4 where_positive(v4 keep, v4 x)
-{
-    return (v4)((v4i)x & (keep > (v4){0}));
+        ln_param_grads_row(d, x + i * d, mean[i], rstd[i], dy + i * d, dgamma, dbeta);
 }
 
 typedef struct {
@@ -199,21 +224,41 @@ void residual32_forward(size_t count, const float *a, const float *b, float *out
         out[i] = a[i] + b[i];
 }
 
-double xent32_forward(size_t n, size_t V, const float *logits, const size_t *y, float *probs)
+typedef struct {
+    size_t V;
+    const float *logits;
+    const size_t *y;
+    float *probs;
+    double *row_loss;
+} xent_args;
+
+/* rows lo..hi-1: probs = softmax(logits), row_loss = -log probs[y] (y given) */
+static void xent_forward_rows(const void *args, size_t lo, size_t hi)
 {
-    double total = 0.0;
-    for (size_t i = 0; i < n; i++) {
-        const float *z = logits + i * V;
-        float *p = probs + i * V, top = z[0], sum = 0.0f;
+    const xent_args *a = args;
+    size_t V = a->V;
+    for (size_t i = lo; i < hi; i++) {
+        const float *z = a->logits + i * V;
+        float *p = a->probs + i * V, top = z[0], sum = 0.0f;
         for (size_t c = 1; c < V; c++)
             top = fmaxf(top, z[c]);
         for (size_t c = 0; c < V; c++)
             sum += (p[c] = expf(z[c] - top));
         for (size_t c = 0; c < V; c++)
             p[c] /= sum;
-        if (y)
-            total += (double)(top - z[y[i]]) + log((double)sum);
+        if (a->y)
+            a->row_loss[i] = (double)(top - z[a->y[i]]) + log((double)sum);
     }
+}
+
+double xent32_forward(const linear32_ctx *cx, size_t n, size_t V, const float *logits,
+                      const size_t *y, float *probs, double *row_loss)
+{
+    xent_args a = {V, logits, y, probs, row_loss};
+    rows_run(cx, n, xent_forward_rows, &a);
+    double total = 0.0;
+    for (size_t i = 0; y && i < n; i++) /* in row order, whatever the threads */
+        total += row_loss[i];
     return total / (double)n;
 }
 

@@ -47,9 +47,10 @@ void relu32_backward(const linear32_ctx *cx, size_t n, size_t width, const float
 /* a, b: (count) -> out = a + b */
 void residual32_forward(size_t count, const float *a, const float *b, float *out);
 
-/* logits: (n, V), y: (n) -> probs: (n, V) the softmax, -> the mean of -log probs[y]
- * (summed in double) */
-double xent32_forward(size_t n, size_t V, const float *logits, const size_t *y, float *probs);
+/* logits: (n, V), y: (n) -> probs: (n, V) the softmax, row_loss: (n) each -log probs[y],
+ * -> their mean (summed in double, in row order); rows shared out between cx's workers */
+double xent32_forward(const linear32_ctx *cx, size_t n, size_t V, const float *logits,
+                      const size_t *y, float *probs, double *row_loss);
 
 /* probs: (n, V) from xent32_forward -> dlogits: (n, V) = (probs - onehot(y)) / n */
 void xent32_backward(size_t n, size_t V, const float *probs, const size_t *y, float *dlogits);

@@ -28,6 +28,7 @@ struct gpt32_acts {
     layer_acts *layer;            /* (L) */
     float *Hf, *meanf, *rstdf;    /* the final norm */
     float *logits, *probs;        /* (n, V) */
+    double *row_loss;             /* (n) each position's loss */
     float *dX, *dX2, *dR1, *dH, *dN, *datty; /* (n, C) each: gradients on the way back */
     float *dqkv, *dF, *dZ;        /* (n, 3C), (n, m), (n, m) */
     float *dlogits;               /* (n, V) */
@@ -65,6 +66,7 @@ static size_t carve_acts(gpt32 *m, gpt32_acts *a, float *base)
     a->Hf = carve(base, &at, n * C), a->meanf = carve(base, &at, n);
     a->rstdf = carve(base, &at, n), a->logits = carve(base, &at, n * s->vocab);
     a->probs = carve(base, &at, n * s->vocab), a->dlogits = carve(base, &at, n * s->vocab);
+    a->row_loss = (double *)carve(base, &at, 2 * n); /* 64-byte aligned, room for n doubles */
     float **d[] = {&a->dX, &a->dX2, &a->dR1, &a->dH, &a->dN, &a->datty};
     for (size_t k = 0; k < sizeof d / sizeof d[0]; k++)
         *d[k] = carve(base, &at, n * C);
@@ -267,7 +269,7 @@ int gpt32_forward(gpt32 *m, const size_t *x, const size_t *y, double *loss)
                         m->eps, a->Hf, a->meanf, a->rstdf);
     keep(&status, linear32_forward(&m->a->mm, n, C, s->vocab, a->Hf, m->t[k + 2].value32,
                                    m->t[k + 3].value32, a->logits));
-    double l = xent32_forward(n, s->vocab, a->logits, y, a->probs);
+    double l = xent32_forward(&a->mm, n, s->vocab, a->logits, y, a->probs, a->row_loss);
     if (loss && y)
         *loss = l;
     return status;
