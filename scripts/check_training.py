@@ -120,15 +120,13 @@ def train_step(p, cfg, opt, batch, rate, clip):
     return loss.item()
 
 
-def replay(directory, skip=None, verbose=False):
-    """The C run's steps in PyTorch (leaving out step `skip`) -> the largest relative
-    differences of a loss and of a tensor after the last step, and that tensor's name."""
-    torch.set_default_dtype(torch.float64)
-    p, cfg = load_weights(os.path.join(directory, "init"), torch.float64)
+def run_steps(p, cfg, directory, c_losses, skip=None, verbose=False):
+    """The C run's batches, rates and AdamW settings from directory, stepped in PyTorch on p
+    (leaving out step `skip`) -> the largest relative difference of a loss from c_losses,
+    and the number of steps."""
     beta1, beta2, eps, decay, clip, _, _, steps, _ = np.load(os.path.join(directory, "config.npy"))
     batches = torch.tensor(np.load(os.path.join(directory, "batches.npy")), dtype=torch.long)
     rates = np.load(os.path.join(directory, "rates.npy"))
-    c_losses = np.load(os.path.join(directory, "losses.npy"))
     opt = optimiser(p, beta1, beta2, eps, decay)
     worst_loss = 0.0
     for s in range(int(steps)):
@@ -140,13 +138,23 @@ def replay(directory, skip=None, verbose=False):
         if verbose:
             print("step %2d  loss C %.12f  PyTorch %.12f  relative difference %.2e"
                   % (s, c_losses[s], loss, gap))
+    return worst_loss, int(steps)
+
+
+def replay(directory, skip=None, verbose=False):
+    """The C run's steps in PyTorch (leaving out step `skip`) -> the largest relative
+    differences of a loss and of a tensor after the last step, and that tensor's name."""
+    torch.set_default_dtype(torch.float64)
+    p, cfg = load_weights(os.path.join(directory, "init"), torch.float64)
+    c_losses = np.load(os.path.join(directory, "losses.npy"))
+    worst_loss, steps = run_steps(p, cfg, directory, c_losses, skip, verbose)
     worst_param, where = 0.0, ""
     for name, t in p.items():
         want = np.load(os.path.join(directory, "after", name + ".npy"))
         gap = relative(want, t.detach().numpy())
         if gap >= worst_param:
             worst_param, where = gap, name
-    return worst_loss, worst_param, where, int(steps)
+    return worst_loss, worst_param, where, steps
 
 
 def float32_run(directory, skip=None):
@@ -156,9 +164,7 @@ def float32_run(directory, skip=None):
     torch.set_default_dtype(torch.float32)
     p, cfg = load_weights(os.path.join(directory, "init"), torch.float32)
     init = {n: t.detach().clone() for n, t in p.items()}
-    beta1, beta2, eps, decay, clip, _, _, steps, _ = np.load(os.path.join(directory, "config.npy"))
     batches = torch.tensor(np.load(os.path.join(directory, "batches.npy")), dtype=torch.long)
-    rates = np.load(os.path.join(directory, "rates.npy"))
     c_losses = np.load(os.path.join(directory, "losses32.npy"))
     c_grads = np.load(os.path.join(directory, "grads32.npy"))
     ids, targets = batches[0][:, :-1], batches[0][:, 1:]
@@ -170,13 +176,7 @@ def float32_run(directory, skip=None):
         at += want.size
         worst_grad = max(worst_grad, float(np.linalg.norm(got - want) / np.linalg.norm(want)))
         t.grad = None
-    opt = optimiser(p, beta1, beta2, eps, decay)
-    worst_loss = 0.0
-    for s in range(int(steps)):
-        if s == skip:
-            continue
-        loss = train_step(p, cfg, opt, batches[s], float(rates[s]), float(clip))
-        worst_loss = max(worst_loss, abs(loss - c_losses[s]) / abs(c_losses[s]))
+    worst_loss, steps = run_steps(p, cfg, directory, c_losses, skip)
     diff = moved = 0.0
     for name, t in p.items():
         c_after = np.load(os.path.join(directory, "after32", name + ".npy"))
@@ -184,7 +184,7 @@ def float32_run(directory, skip=None):
         torch_after = t.detach().numpy().astype(np.float64)
         diff += float(np.sum((c_after - torch_after) ** 2))
         moved += float(np.sum((torch_after - start) ** 2))
-    return worst_loss, worst_grad, math.sqrt(diff / moved), int(steps)
+    return worst_loss, worst_grad, math.sqrt(diff / moved), steps
 
 
 def check32(directory):
