@@ -14,7 +14,14 @@
  * (measured: 5e-7 to 7e-7). The bounds, 1e-7 for the loss and 1e-5 for every
  * trained tensor's gradient (relative), leave a factor of 15 or more over
  * what was measured, and each near miss must pass one of them a hundred
- * times over (measured: losses 7e-5 to 3e-3, gradients 0.6 to 1.9). */
+ * times over (measured: losses 7e-5 to 3e-3, gradients 0.6 to 1.9).
+ *
+ * Trained side by side through train_step (16 AdamW steps at rates up to
+ * 3e-2, clipped), the two paths' losses stay within 1.1e-8 of each other
+ * (relative, measured); the bound is 1e-6. Its near miss trains W_q where the
+ * float64 path trains Theta (no scale, free A): the same function at the
+ * start, other steps after it (measured 7e-4 and 1.3e-3, above 100 times
+ * the bound). */
 #include <criterion/criterion.h>
 #include <math.h>
 #include <string.h>
@@ -23,11 +30,14 @@
 
 #include "ablation.h"
 #include "ablation32.h"
+#include "adamw.h"
 #include "rng.h"
 #include "status.h"
+#include "train_step.h"
 
 #define LOSS_BOUND 1e-7
 #define GRAD_BOUND 1e-5
+#define TRAJECTORY_BOUND 1e-6
 
 /* 4 heads of size 4 (free A: queries and keys of 16), 70 tokens: two key tiles */
 static const gpt_shape small = {.vocab = 11, .context = 80, .dim = 16, .heads = 4, .layers = 2,
@@ -245,6 +255,88 @@ Test(ablation32, free_a_follows_the_float64_path) { assert_follows(ABL_FREE_A, 8
 Test(ablation32, free_a_scaled_by_the_wide_heads_size_is_caught)
 {
     assert_caught(ABL_FREE_A, 8, scale_of_the_wide_heads);
+}
+
+/* a's models at seed (the float32 one with its near miss) trained side by side on the
+ * same batches through train_step -> the worst relative gap of their losses */
+static double trajectory_gap(ablation a, unsigned long seed, near_miss miss)
+{
+    enum { STEPS = 16 };
+    gsl_rng *r = rng_new(seed);
+    ablated *f = ablated_new(a, &small, r);
+    cr_assert(f);
+    ablated_batch fb = {f, gpt_trace_new(f->w, B, T)};
+    float32_numbers(f, r);
+    ablated32 *m;
+    cr_assert_eq(ablated32_new(f, B, T, &m), INVENT_OK);
+    if (miss)
+        miss(m, seed);
+    adamw o64, o32;
+    cr_assert_eq(adamw_init(&o64, f->train, f->n_train, 0.1), INVENT_OK);
+    cr_assert_eq(adamw_init(&o32, m->train, m->n_train, 0.1), INVENT_OK);
+    lr_schedule sch = {.peak = 3e-2, .floor = 3e-3, .warmup = 2, .decay = STEPS};
+    step_plan p64 = {.model = &fb, .forward = ablated_batch_forward,
+                     .backward = ablated_batch_backward, .t = f->train, .count = f->n_train,
+                     .opt = &o64, .sch = sch, .clip = 1.0};
+    step_plan p32 = {.model = m, .forward = ablated32_train_forward,
+                     .backward = ablated32_train_backward, .t = m->train, .count = m->n_train,
+                     .opt = &o32, .sch = sch, .clip = 1.0};
+    double worst = 0.0, last[2] = {0};
+    size_t x[B * T], y[B * T];
+    for (size_t step = 0; step < STEPS; step++) {
+        for (size_t i = 0; i < B * T; i++)
+            x[i] = gsl_rng_uniform_int(r, small.vocab), y[i] = gsl_rng_uniform_int(r, small.vocab);
+        step_report s64, s32;
+        cr_assert_eq(train_step(&p64, step, x, y, &s64), INVENT_OK);
+        cr_assert_eq(train_step(&p32, step, x, y, &s32), INVENT_OK);
+        worst = fmax(worst, fabs(s32.loss - s64.loss) / s64.loss);
+        last[0] = s64.loss, last[1] = s32.loss;
+    }
+    cr_log_info("%s%s: %d steps, losses %.9f / %.9f at the last, worst gap %.2e",
+                ablation_name(a), miss ? " (near miss)" : "", STEPS, last[0], last[1], worst);
+    adamw_free(&o64);
+    adamw_free(&o32);
+    ablated32_free(m);
+    gpt_trace_free(fb.tr);
+    ablated_free(f);
+    gsl_rng_free(r);
+    return worst;
+}
+
+/* W_q itself trained where the float64 path trains Theta: W_q's slot stretched
+ * (sqrt(r) for no scale, sqrt(H) for free A) and the default scale 1/sqrt(dk) back,
+ * the same function at the start, other AdamW steps after it */
+static void train_wq_not_theta(ablated32 *m, unsigned long seed)
+{
+    (void)seed;
+    size_t dk = m->m->v.dk ? m->m->v.dk : m->m->shape.dim / m->m->shape.heads;
+    float stretch = m->m->v.scale * sqrtf((float)dk);
+    for (size_t k = 0; k < m->m->count; k++) {
+        const char *dot = strchr(m->m->t[k].name, '.');
+        for (size_t i = 0; dot && strcmp(dot, ".Wq") == 0 && i < m->m->t[k].size; i++)
+            m->m->t[k].value32[i] *= stretch;
+    }
+    m->m->v.scale = 0.0f;
+}
+
+Test(ablation32, every_ablation_trains_as_the_float64_model_does)
+{
+    for (ablation a = ABL_FULL; a < ABL_ADDITIVE; a++) {
+        double gap = trajectory_gap(a, 11 + a, NULL);
+        cr_assert(gap < TRAJECTORY_BOUND, "%s: %g", ablation_name(a), gap);
+    }
+}
+
+Test(ablation32, no_scale_and_free_a_training_w_q_instead_of_theta_are_caught)
+{
+    ablation a[] = {ABL_NO_SCALE, ABL_FREE_A};
+    for (int i = 0; i < 2; i++) {
+        gaps start = compare(a[i], 12 + a[i], train_wq_not_theta);
+        cr_assert(start.train < LOSS_BOUND, "%s: the same function at the start (%g)",
+                  ablation_name(a[i]), start.train);
+        double gap = trajectory_gap(a[i], 12 + a[i], train_wq_not_theta);
+        cr_assert(gap > 100 * TRAJECTORY_BOUND, "%s: %g", ablation_name(a[i]), gap);
+    }
 }
 
 Test(ablation32, every_list_and_count_is_the_float64_models)
