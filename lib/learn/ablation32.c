@@ -80,6 +80,31 @@ int ablated32_new(const ablated *src, size_t B, size_t T, ablated32 **out)
     return INVENT_OK;
 }
 
+/* from: float32 numbers -> to: the same numbers in float64 */
+static int widen_into(const tensor_ref *from, tensor_ref *to)
+{
+    if (!from || to->size != from->size)
+        return INVENT_ESHAPE;
+    for (size_t i = 0; i < from->size; i++)
+        to->value[i] = (double)from->value32[i];
+    return INVENT_OK;
+}
+
+int ablated32_to64(const ablated32 *m, ablated *dst)
+{
+    gpt32 *g = m->m;
+    if (dst->kind != m->kind || gpt_tensor_count(&dst->w->shape) != g->count)
+        return INVENT_ESHAPE;
+    int status = INVENT_OK;
+    for (size_t k = 0; status == INVENT_OK && k < g->count; k++)
+        status = widen_into(named(g->t, g->count, dst->all[k].name), &dst->all[k]);
+    for (size_t k = 0; status == INVENT_OK && k < dst->n_train; k++)
+        status = widen_into(named(g->t, g->count, dst->train[k].name), &dst->train[k]);
+    for (size_t l = 0; status == INVENT_OK && dst->theta && l < dst->w->shape.layers; l++)
+        gsl_matrix_scale(dst->w->blocks[l]->attn->Wq, dst->stretch); /* W_q = stretch Theta */
+    return status;
+}
+
 void ablated32_free(ablated32 *m)
 {
     if (!m)

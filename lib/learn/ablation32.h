@@ -40,6 +40,12 @@ typedef struct {
 int ablated32_new(const ablated *src, size_t B, size_t T, ablated32 **out);
 void ablated32_free(ablated32 *m);
 
+/* m, dst: a float64 model of m's ablation and shape (ablated_new's) -> dst holds
+ * m's numbers (Theta where dst trains one, and W_q = stretch Theta), so that
+ * float64 tools read the trained model, and ablated32_new(dst, B', T') copies it
+ * exactly for another batch size; INVENT_ESHAPE when they do not fit */
+int ablated32_to64(const ablated32 *m, ablated *dst);
+
 /* -> how many numbers the optimiser trains (ablated_param_count's) */
 size_t ablated32_param_count(const ablated32 *m);
 
