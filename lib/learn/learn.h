@@ -6,6 +6,7 @@
 #define INVENT_LAYER_LEARN_H
 
 #include "ablation.h"
+#include "ablation32.h"
 #include "adam.h"
 #include "adamw.h"
 #include "checkpoint.h"
