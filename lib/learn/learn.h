@@ -27,6 +27,8 @@
 #include "ngram.h"
 #include "params.h"
 #include "probe.h"
+#include "recurrent32.h"
+#include "recurrent_size.h"
 #include "rnn_lm.h"
 #include "sample.h"
 #include "schedule.h"
