@@ -16,34 +16,37 @@ typedef struct {
     const attn_train_shape *s;
     const float *qkv, *b, *w, *out, *lse, *dout; /* as additive32.h names them */
     float *o, *l, *dqkv;                         /* the forward's outputs; the backward's */
-    size_t rp;                                   /* dh rounded up to LANES */
+    size_t tpad;                                 /* T rounded up to LANES */
     size_t per_worker;                           /* floats of one worker's scratch */
     float *scratch;                              /* every worker's, per_worker floats each */
-    float *shares; /* (B H, 2 rp) after the workers' scratch: every item's db and dw */
+    float *shares; /* (B H, 2 dh) after the workers' scratch: every item's db and dw */
 } additive_job;
 
-/* one (sequence, head) item's rows and buffers; padded rows are zero past dh */
+/* One (sequence, head) item's rows and buffers. The keys (and values, and
+ * their gradients) are kept transposed, (dh, tpad), zero past T, so that a
+ * query meets LANES keys at a time, one tanh unit after another: a vector
+ * of scores comes out with no sum across lanes. */
 typedef struct {
-    size_t T, C3, dh, rp, see_future;
-    const float *q, *k, *v;   /* row 0 of head h in sequence b; rows C3 apart */
-    float *qb, *kp, *dq, *dk; /* (T, rp): q_t + b_h, k_s, and the gradients at q and k */
-    float *row, *u, *w, *dw;  /* (T) one query's scores; (rp) one pair's units, w_h, and
-                               * one query's share of dw */
+    size_t T, C3, dh, tpad, see_future;
+    const float *q, *k, *v, *w; /* row 0 of head h in sequence b, rows C3 apart; w_h: (dh) */
+    float *qb;                  /* (T, dh): q_t + b_h */
+    float *kt, *vt, *dkt, *dvt; /* (dh, tpad): K^T, V^T and the gradients at them */
+    float *row;                 /* (tpad) one query's scores */
+    float *u, *dq, *dw;         /* (dh, LANES): one key block's units; one query's dq, dw */
 } item_view;
 
-static size_t padded(size_t dh) { return (dh + LANES - 1) / LANES * LANES; }
+static size_t padded(size_t n) { return (n + LANES - 1) / LANES * LANES; }
 
 /* s -> floats of one worker's scratch: item_view's buffers */
 static size_t worker_floats(const attn_train_shape *s)
 {
-    size_t rp = padded(s->dh);
-    return 4 * s->T * rp + s->T + 3 * rp;
+    size_t tp = padded(s->T), dh = s->dh;
+    return dh * s->T + 4 * dh * tp + tp + 3 * dh * LANES;
 }
 
 size_t additive32_scratch(const attn_train_shape *s, int workers)
 {
-    return (size_t)(workers > 0 ? workers : 1) * worker_floats(s) +
-           s->B * s->H * 2 * padded(s->dh);
+    return (size_t)(workers > 0 ? workers : 1) * worker_floats(s) + s->B * s->H * 2 * s->dh;
 }
 
 VEXP_INLINE v8 load8(const float *p)
@@ -85,51 +88,68 @@ VEXP_INLINE v8 tanh8(v8 x)
     return x * p / q;
 }
 
-/* j, item, worker -> the item's view, its rows packed: qb_t = q_t + b_h, kp_s = k_s, w = w_h */
+/* rows: (T, dh), C3 apart -> t: (dh, tpad), zero past T */
+VEXP_INLINE void transpose_rows(const float *rows, size_t C3, size_t T, size_t dh, size_t tpad,
+                                float *t)
+{
+    for (size_t d = 0; d < dh; d++) {
+        for (size_t i = 0; i < T; i++)
+            t[d * tpad + i] = rows[i * C3 + d];
+        memset(t + d * tpad + T, 0, (tpad - T) * sizeof(float));
+    }
+}
+
+/* j, item, worker -> the item's view: qb_t = q_t + b_h and K^T filled */
 VEXP_INLINE item_view item_open(const additive_job *j, size_t item, int worker)
 {
     const attn_train_shape *s = j->s;
-    size_t h = item % s->H, C = s->H * s->dh, T = s->T, rp = j->rp, dh = s->dh;
+    size_t h = item % s->H, C = s->H * s->dh, T = s->T, tp = j->tpad, dh = s->dh;
     float *x = j->scratch + (size_t)worker * j->per_worker;
     const float *base = j->qkv + item / s->H * T * 3 * C + h * dh;
-    item_view v = {.T = T, .C3 = 3 * C, .dh = dh, .rp = rp, .see_future = (size_t)s->see_future,
-                   .q = base, .k = base + C, .v = base + 2 * C, .qb = x, .kp = x + T * rp,
-                   .dq = x + 2 * T * rp, .dk = x + 3 * T * rp, .row = x + 4 * T * rp,
-                   .u = x + 4 * T * rp + T, .w = x + 4 * T * rp + T + rp,
-                   .dw = x + 4 * T * rp + T + 2 * rp};
-    memset(x, 0, 2 * T * rp * sizeof(float));
-    memset(v.w, 0, rp * sizeof(float));
-    for (size_t t = 0; t < T; t++)
-        for (size_t i = 0; i < dh; i++) {
-            v.qb[t * rp + i] = v.q[t * v.C3 + i] + j->b[h * dh + i];
-            v.kp[t * rp + i] = v.k[t * v.C3 + i];
-        }
-    memcpy(v.w, j->w + h * dh, dh * sizeof(float));
+    float *t = x + dh * T;
+    item_view v = {.T = T, .C3 = 3 * C, .dh = dh, .tpad = tp,
+                   .see_future = (size_t)s->see_future, .q = base, .k = base + C,
+                   .v = base + 2 * C, .w = j->w + h * dh, .qb = x, .kt = t, .vt = t + dh * tp,
+                   .dkt = t + 2 * dh * tp, .dvt = t + 3 * dh * tp, .row = t + 4 * dh * tp,
+                   .u = t + 4 * dh * tp + tp, .dq = t + 4 * dh * tp + tp + dh * LANES,
+                   .dw = t + 4 * dh * tp + tp + 2 * dh * LANES};
+    for (size_t r = 0; r < T; r++)
+        for (size_t i = 0; i < dh; i++)
+            v.qb[r * dh + i] = v.q[r * v.C3 + i] + j->b[h * dh + i];
+    transpose_rows(v.k, v.C3, T, dh, tp, v.kt);
     return v;
 }
 
 /* -> how many keys query t sees */
 VEXP_INLINE size_t keys_seen(const item_view *v, size_t t) { return v->see_future ? v->T : t + 1; }
 
-/* query t, key s -> w . tanh(q_t + k_s + b); the units into u when u is not NULL */
-VEXP_INLINE float pair_score(const item_view *v, size_t t, size_t s, float *u)
+/* query t, keys s0 .. s0 + LANES - 1 -> their scores w . tanh(q_t + k_s + b);
+ * the units into u: (dh, LANES) when u is not NULL */
+VEXP_INLINE v8 block_scores(const item_view *v, size_t t, size_t s0, float *u)
 {
-    const float *qb = v->qb + t * v->rp, *k = v->kp + s * v->rp;
-    v8 acc = {0};
-    for (size_t i = 0; i < v->rp; i += LANES) {
-        v8 x = tanh8(load8(qb + i) + load8(k + i));
+    const float *qb = v->qb + t * v->dh;
+    v8 even = {0}, odd = {0}; /* two chains in flight */
+    for (size_t i = 0; i < v->dh; i++) {
+        v8 x = tanh8(qb[i] + load8(v->kt + i * v->tpad + s0));
         if (u)
-            store8(u + i, x);
-        acc += load8(v->w + i) * x;
+            store8(u + i * LANES, x);
+        if (i & 1)
+            odd += v->w[i] * x;
+        else
+            even += v->w[i] * x;
     }
-    return lane_sum(acc);
+    return even + odd;
 }
 
-/* a, b: (n) -> a . b */
+/* a, b: (n) -> a . b, eight lanes at a time, then the tail */
 VEXP_INLINE float dot(const float *a, const float *b, size_t n)
 {
-    float sum = 0.0f;
-    for (size_t i = 0; i < n; i++)
+    v8 acc = {0};
+    size_t i = 0;
+    for (; i + LANES <= n; i += LANES)
+        acc += load8(a + i) * load8(b + i);
+    float sum = lane_sum(acc);
+    for (; i < n; i++)
         sum += a[i] * b[i];
     return sum;
 }
@@ -139,10 +159,10 @@ VEXP_INLINE void forward_row(const item_view *v, size_t t, float *out, float *ls
 {
     size_t n = keys_seen(v, t);
     float top = -INFINITY, total = 0.0f;
-    for (size_t s = 0; s < n; s++) {
-        v->row[s] = pair_score(v, t, s, NULL);
+    for (size_t s0 = 0; s0 < n; s0 += LANES)
+        store8(v->row + s0, block_scores(v, t, s0, NULL));
+    for (size_t s = 0; s < n; s++)
         top = fmaxf(top, v->row[s]);
-    }
     memset(out, 0, v->dh * sizeof(float));
     for (size_t s = 0; s < n; s++) {
         float p = expf(v->row[s] - top);
@@ -166,48 +186,65 @@ VEXP_INLINE int forward_body(void *ctx, size_t item, int worker)
     return INVENT_OK;
 }
 
-/* pair (t, s) with gradient dS at its score and units u -> dq_t, dk_s +=
- * g = dS w o (1 - u o u), the query's dw += dS u */
-VEXP_INLINE void pair_backward(const item_view *v, size_t t, size_t s, float dS)
+/* query t, keys s0.. of the block, the first n of them seen, D = dO_t . O_t ->
+ * the block's weights P and dS = P o (dO_t V^T - D), zero on keys not seen;
+ * the units into v->u */
+VEXP_INLINE v8 block_dS(const item_view *v, size_t t, size_t s0, size_t n, const float *dout,
+                        float lse, float D, v8 *P)
 {
-    float *dq = v->dq + t * v->rp, *dk = v->dk + s * v->rp, *dw = v->dw;
-    for (size_t i = 0; i < v->rp; i += LANES) {
-        v8 u = load8(v->u + i), g = dS * load8(v->w + i) * (1.0f - u * u);
-        store8(dq + i, load8(dq + i) + g);
-        store8(dk + i, load8(dk + i) + g);
-        store8(dw + i, load8(dw + i) + dS * u);
+    v8 lane = {0, 1, 2, 3, 4, 5, 6, 7}, dP = {0};
+    *P = vexp8(block_scores(v, t, s0, v->u) - lse);
+    *P = vexp_select(lane < (float)(n - s0), *P, (v8){0});
+    for (size_t d = 0; d < v->dh; d++)
+        dP += dout[d] * load8(v->vt + d * v->tpad + s0);
+    return *P * (dP - D);
+}
+
+/* query t's block of keys s0.. with weights P, dS -> dV^T, dK^T columns +=,
+ * the query's dq, dw lanes += (g = dS w o (1 - u o u) per unit) */
+VEXP_INLINE void block_backward(const item_view *v, size_t s0, const float *dout, v8 P, v8 dS)
+{
+    for (size_t d = 0; d < v->dh; d++) {
+        float *dvt = v->dvt + d * v->tpad + s0;
+        store8(dvt, load8(dvt) + dout[d] * P);
+    }
+    for (size_t i = 0; i < v->dh; i++) {
+        v8 u = load8(v->u + i * LANES), g = dS * v->w[i] * (1.0f - u * u);
+        float *dkt = v->dkt + i * v->tpad + s0;
+        store8(dkt, load8(dkt) + g);
+        store8(v->dq + i * LANES, load8(v->dq + i * LANES) + g);
+        store8(v->dw + i * LANES, load8(v->dw + i * LANES) + dS * u);
     }
 }
 
-/* query t: out_t, dout_t: (dh), its lse -> the gradients of its pairs: dV rows
- * (C3 apart) += P_ts dout_t, dq, dk through pair_backward, and dw += the
- * query's share (summed over its keys first, for accuracy) */
+/* query t: out_t, dout_t: (dh), its lse -> dq: (dh) += its gradient, share:
+ * (2 dh) += its part of db (the same) and of dw; dK^T, dV^T through its blocks */
 VEXP_INLINE void backward_row(const item_view *v, size_t t, const float *out, const float *dout,
-                              float lse, float *dv, float *dw)
+                              float lse, float *dq, float *share)
 {
+    size_t n = keys_seen(v, t);
     float D = dot(dout, out, v->dh);
-    memset(v->dw, 0, v->rp * sizeof(float));
-    for (size_t s = 0; s < keys_seen(v, t); s++) {
-        float P = expf(pair_score(v, t, s, v->u) - lse);
-        float dP = dot(dout, v->v + s * v->C3, v->dh);
-        for (size_t d = 0; d < v->dh; d++)
-            dv[s * v->C3 + d] += P * dout[d];
-        pair_backward(v, t, s, P * (dP - D));
+    memset(v->dq, 0, 2 * v->dh * LANES * sizeof(float)); /* dq and dw, side by side */
+    for (size_t s0 = 0; s0 < n; s0 += LANES) {
+        v8 P, dS = block_dS(v, t, s0, n, dout, lse, D, &P);
+        block_backward(v, s0, dout, P, dS);
     }
-    for (size_t i = 0; i < v->rp; i++)
-        dw[i] += v->dw[i];
+    for (size_t i = 0; i < v->dh; i++) {
+        float g = lane_sum(load8(v->dq + i * LANES));
+        dq[i] += g;
+        share[i] += g;
+        share[v->dh + i] += lane_sum(load8(v->dw + i * LANES));
+    }
 }
 
-/* the item's dq, dk: (T, rp) -> added to its columns of dqkv; their sum over
- * queries (in query order), db's share, into share: (rp) */
-VEXP_INLINE void item_close(const item_view *v, float *dq, float *share)
+/* the item's dK^T, dV^T: (dh, tpad) -> added to its key and value columns (rows C3 apart) */
+VEXP_INLINE void item_close(const item_view *v, float *dk)
 {
     size_t C = v->C3 / 3;
-    for (size_t t = 0; t < v->T; t++)
-        for (size_t i = 0; i < v->dh; i++) {
-            dq[t * v->C3 + i] += v->dq[t * v->rp + i];
-            dq[t * v->C3 + C + i] += v->dk[t * v->rp + i];
-            share[i] += v->dq[t * v->rp + i];
+    for (size_t r = 0; r < v->T; r++)
+        for (size_t d = 0; d < v->dh; d++) {
+            dk[r * v->C3 + d] += v->dkt[d * v->tpad + r];
+            dk[r * v->C3 + C + d] += v->dvt[d * v->tpad + r];
         }
 }
 
@@ -217,16 +254,17 @@ VEXP_INLINE int backward_body(void *ctx, size_t item, int worker)
     const attn_train_shape *s = j->s;
     item_view v = item_open(j, item, worker);
     size_t b = item / s->H, h = item % s->H, C = s->H * s->dh;
-    float *share = j->shares + item * 2 * v.rp; /* db's, then dw's */
+    float *share = j->shares + item * 2 * v.dh; /* db's, then dw's */
     float *dq = j->dqkv + b * v.T * v.C3 + h * v.dh;
-    memset(v.dq, 0, 2 * v.T * v.rp * sizeof(float)); /* dq and dk, side by side */
-    memset(share, 0, 2 * v.rp * sizeof(float));
+    transpose_rows(v.v, v.C3, v.T, v.dh, v.tpad, v.vt);
+    memset(v.dkt, 0, 2 * v.dh * v.tpad * sizeof(float)); /* dK^T and dV^T, side by side */
+    memset(share, 0, 2 * v.dh * sizeof(float));
     for (size_t t = 0; t < v.T; t++) {
         size_t row = (b * v.T + t) * C + h * v.dh;
-        backward_row(&v, t, j->out + row, j->dout + row, j->lse[item * v.T + t], dq + 2 * C,
-                     share + v.rp);
+        backward_row(&v, t, j->out + row, j->dout + row, j->lse[item * v.T + t],
+                     dq + t * v.C3, share);
     }
-    item_close(&v, dq, share);
+    item_close(&v, dq + C);
     return INVENT_OK;
 }
 
@@ -265,7 +303,7 @@ static int job_open(const attn_train_shape *s, int workers, float *scratch, addi
     if (s->B == 0 || s->T == 0 || s->H == 0 || s->dh == 0 || workers < 1)
         return INVENT_ERANGE;
     *avx2 = level >= SIMD_AVX2;
-    *j = (additive_job){.s = s, .rp = padded(s->dh), .per_worker = worker_floats(s),
+    *j = (additive_job){.s = s, .tpad = padded(s->T), .per_worker = worker_floats(s),
                         .scratch = scratch,
                         .shares = scratch + (size_t)workers * worker_floats(s)};
     return INVENT_OK;
@@ -294,10 +332,10 @@ static void add_shares(const additive_job *j, float *db, float *dw)
     const attn_train_shape *s = j->s;
     for (size_t b = 0; b < s->B; b++)
         for (size_t h = 0; h < s->H; h++) {
-            const float *share = j->shares + (b * s->H + h) * 2 * j->rp;
+            const float *share = j->shares + (b * s->H + h) * 2 * s->dh;
             for (size_t i = 0; i < s->dh; i++) {
                 db[h * s->dh + i] += share[i];
-                dw[h * s->dh + i] += share[j->rp + i];
+                dw[h * s->dh + i] += share[s->dh + i];
             }
         }
 }

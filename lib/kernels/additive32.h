@@ -9,8 +9,10 @@
  *             u = tanh(q_t + k_s + b_h) and g = dS_ts w_h o (1 - u o u):
  *             dq_t += g, dk_s += g, db_h += g, dw_h += dS_ts u.
  * The tanh units are recomputed in the backward pass rather than kept (T^2
- * dh of them per head); the r loop runs eight units at a time, on AVX2+FMA
- * where the path in use (simd.h) allows it. The float64 form is
+ * dh of them per head). A query meets eight keys at a time (the keys kept
+ * transposed), so that each tanh unit is one vector operation and the eight
+ * scores come out with no sum across lanes; AVX2+FMA where the path in use
+ * (simd.h) allows it, plain C vectors elsewhere. The float64 form is
  * lib/model/additive.h. Layout as attn_train.h's (qkv (B, T, 3C), head h in
  * columns h dh .. of each third); b and w are (H, dh), row h head h's. One
  * work item is one (sequence, head) pair; each item's share of db and dw is
