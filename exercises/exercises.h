@@ -56,6 +56,10 @@ int ex12a_softmax_backward(const gsl_matrix *W, const gsl_matrix *dW, gsl_matrix
 /* 12b. values of ps <- one Adam step along the gradients of ps, like adam_step */
 int ex12b_adam_step(adam *opt, param_set *ps);
 
+/* 14. a, b: (n) paired losses -> *iv: mean(a - b), se, Student-t interval; *verdict vs m */
+int ex14_paired_verdict(const gsl_vector *a, const gsl_vector *b, double level, double margin,
+                        paired_interval *iv, paired_verdict *verdict);
+
 /* 15. A: (T, T) weights, x: (T) -> *score: the mean weight on keys after the query's token */
 int ex15_prefix_matching(const gsl_matrix *A, const size_t *x, size_t from, double *score);
 
