@@ -227,8 +227,9 @@ static gaps against(attn_train_shape s, unsigned long seed, ref_kind kind, int w
 
 Test(additive32, agrees_with_the_float64_score_on_ragged_shapes)
 {
-    attn_train_shape shapes[] = {{2, 7, 3, 5, 0},  {1, 1, 2, 8, 0},  {3, 33, 2, 16, 0},
-                                 {2, 64, 4, 32, 0}, {1, 19, 1, 11, 1}, {1, 200, 1, 8, 0}};
+    attn_train_shape shapes[] = {{2, 7, 3, 5, 0, 0, 0.0f},   {1, 1, 2, 8, 0, 0, 0.0f},
+                                 {3, 33, 2, 16, 0, 0, 0.0f}, {2, 64, 4, 32, 0, 0, 0.0f},
+                                 {1, 19, 1, 11, 1, 0, 0.0f}, {1, 200, 1, 8, 0, 0, 0.0f}};
     for (size_t i = 0; i < sizeof shapes / sizeof *shapes; i++) {
         gaps g = against(shapes[i], 11 + i, REF_RIGHT, 2);
         cr_expect_lt(worst(g), TOL, "shape %zu: out %.2g dqkv %.2g db %.2g dw %.2g", i, g.out,
@@ -238,7 +239,7 @@ Test(additive32, agrees_with_the_float64_score_on_ragged_shapes)
 
 Test(additive32, agrees_with_the_float64_score_on_every_vector_path, .timeout = 60)
 {
-    attn_train_shape s = {2, 21, 3, 12, 0};
+    attn_train_shape s = {2, 21, 3, 12, 0, 0, 0.0f};
     for (int level = SIMD_PORTABLE; level <= (int)simd_best(); level++) {
         setenv("INVENT_SIMD", simd_name((simd_level)level), 1);
         gaps g = against(s, 5, REF_RIGHT, 2);
@@ -253,7 +254,7 @@ Test(additive32, agrees_with_the_float64_score_on_every_vector_path, .timeout = 
  * bias in the tanh units misses its gradients, each by far more than TOL. */
 Test(additive32, misses_a_reference_with_the_mask_off_by_one_or_the_bias_left_out)
 {
-    attn_train_shape s = {2, 17, 2, 8, 0};
+    attn_train_shape s = {2, 17, 2, 8, 0, 0, 0.0f};
     gaps mask = against(s, 3, REF_ONE_KEY_TOO_MANY, 2);
     cr_expect_gt(mask.out, 100 * TOL, "mask off by one: out %.2g", mask.out);
     gaps bias = against(s, 3, REF_UNITS_WITHOUT_BIAS, 2);
@@ -264,7 +265,7 @@ Test(additive32, misses_a_reference_with_the_mask_off_by_one_or_the_bias_left_ou
 
 Test(additive32, gives_the_same_bits_whatever_the_number_of_threads)
 {
-    attn_train_shape s = {3, 24, 4, 8, 0};
+    attn_train_shape s = {3, 24, 4, 8, 0, 0, 0.0f};
     problem one = problem_new(s, 9);
     cr_assert_eq(run_kernel(&one, 1), INVENT_OK);
     for (int workers = 2; workers <= 5; workers += 3) {
@@ -351,7 +352,7 @@ static double fd_gap(problem *p, int drop_first_key)
 
 Test(additive32, gradients_match_central_differences)
 {
-    attn_train_shape s = {2, 9, 2, 8, 0};
+    attn_train_shape s = {2, 9, 2, 8, 0, 0, 0.0f};
     problem p = problem_new(s, 4);
     cr_assert_eq(run_kernel(&p, 2), INVENT_OK);
     double gap = fd_gap(&p, 0), dropped = fd_gap(&p, 1);
@@ -360,15 +361,19 @@ Test(additive32, gradients_match_central_differences)
     problem_free(&p);
 }
 
-Test(additive32, refuses_empty_shapes_and_no_worker)
+Test(additive32, refuses_empty_shapes_a_scale_wide_keys_and_no_worker)
 {
-    attn_train_shape s = {1, 4, 1, 4, 0};
+    attn_train_shape s = {1, 4, 1, 4, 0, 0, 0.0f};
     problem p = problem_new(s, 1);
     float *scratch = malloc(additive32_scratch(&s, 1) * sizeof(float));
     cr_expect_eq(additive32_forward(&s, p.qkv, p.b, p.w, p.out, p.lse, scratch, 0), INVENT_ERANGE);
-    attn_train_shape empty[] = {{0, 4, 1, 4, 0}, {1, 0, 1, 4, 0}, {1, 4, 0, 4, 0}, {1, 4, 1, 0, 0}};
-    for (size_t i = 0; i < 4; i++)
-        cr_expect_eq(additive32_backward(&empty[i], p.qkv, p.b, p.w, p.out, p.lse, p.dout, p.dqkv,
+    attn_train_shape bad[] = {{0, 4, 1, 4, 0, 0, 0.0f}, {1, 0, 1, 4, 0, 0, 0.0f},
+                              {1, 4, 0, 4, 0, 0, 0.0f}, {1, 4, 1, 0, 0, 0, 0.0f},
+                              {1, 4, 1, 4, 0, 8, 0.0f}, {1, 4, 1, 4, 0, 0, 0.5f}};
+    cr_expect_eq(additive32_forward(&bad[4], p.qkv, p.b, p.w, p.out, p.lse, scratch, 1),
+                 INVENT_ERANGE, "queries and keys wider than the values");
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
+        cr_expect_eq(additive32_backward(&bad[i], p.qkv, p.b, p.w, p.out, p.lse, p.dout, p.dqkv,
                                          p.db, p.dw, scratch, 1),
                      INVENT_ERANGE);
     free(scratch);

@@ -292,7 +292,8 @@ static int backward_portable(void *ctx, size_t item, int worker)
 }
 
 /* s, workers, scratch -> the job's common part and whether AVX2 items run, or
- * INVENT_ERANGE (an empty shape, no worker, a bad INVENT_SIMD) */
+ * INVENT_ERANGE (an empty shape, no worker, keys of another head size than the
+ * values, a scale, a bad INVENT_SIMD) */
 static int job_open(const attn_train_shape *s, int workers, float *scratch, additive_job *j,
                     int *avx2)
 {
@@ -300,7 +301,8 @@ static int job_open(const attn_train_shape *s, int workers, float *scratch, addi
     int status = simd_current(&level);
     if (status != INVENT_OK)
         return status;
-    if (s->B == 0 || s->T == 0 || s->H == 0 || s->dh == 0 || workers < 1)
+    if (s->B == 0 || s->T == 0 || s->H == 0 || s->dh == 0 || workers < 1 ||
+        attn_train_dk(s) != s->dh || s->scale != 0.0f)
         return INVENT_ERANGE;
     *avx2 = level >= SIMD_AVX2;
     *j = (additive_job){.s = s, .tpad = padded(s->T), .per_worker = worker_floats(s),

@@ -14,7 +14,8 @@
  * scores come out with no sum across lanes; AVX2+FMA where the path in use
  * (simd.h) allows it, plain C vectors elsewhere. The float64 form is
  * lib/model/additive.h. Layout as attn_train.h's (qkv (B, T, 3C), head h in
- * columns h dh .. of each third); b and w are (H, dh), row h head h's. One
+ * columns h dh .. of each third; the shape's dk must be 0 or dh and its scale
+ * 0, the additive score having none); b and w are (H, dh), row h head h's. One
  * work item is one (sequence, head) pair; each item's share of db and dw is
  * kept apart and the shares are added in sequence order at the end, so the
  * result does not depend on the number of threads. */
