@@ -18,19 +18,11 @@
 #include <gsl/gsl_randist.h>
 
 #include "attn_train.h"
+#include "rel_norm32.h"
 #include "rng.h"
 #include "status.h"
 
 #define BOUND 1e-5
-
-/* a: (n) float32, b: (n) float64 -> ||a - b|| / ||b|| */
-static double rel_gap(const float *a, const double *b, size_t n)
-{
-    double diff = 0.0, top = 0.0;
-    for (size_t i = 0; i < n; i++)
-        diff += (a[i] - b[i]) * (a[i] - b[i]), top += b[i] * b[i];
-    return sqrt(diff / top);
-}
 
 /* Where head h of sequence b finds its numbers in qkv. */
 typedef struct {
@@ -119,7 +111,7 @@ static double compare(const attn_train_shape *s, double ref_scale, int workers, 
     for (size_t b = 0; b < s->B; b++)
         for (size_t h = 0; h < s->H; h++)
             reference_head(&L, b, h, qkv, dout, o64, d64);
-    double go = rel_gap(out, o64, n * L.C), gd = rel_gap(dqkv, d64, nq);
+    double go = rel_norm(out, o64, n * L.C), gd = rel_norm(dqkv, d64, nq);
     cr_log_info("dk %zu dh %zu scale %g, see_future %d, reference scale %g: out %.2e, dqkv %.2e",
                 L.dk, s->dh, (double)s->scale, s->see_future, L.scale, go, gd);
     gsl_rng_free(r);
