@@ -46,7 +46,7 @@ static int round_into(const tensor_ref *from, tensor_ref *to)
 static int take_numbers(ablated32 *m, const ablated *src)
 {
     gpt32 *g = m->m;
-    int status = INVENT_OK;
+    int status = g->count == src->n_all ? INVENT_OK : INVENT_ESHAPE;
     for (size_t k = 0; status == INVENT_OK && k < g->count; k++)
         status = round_into(&src->all[k], named(g->t, g->count, src->all[k].name));
     for (size_t k = 0; status == INVENT_OK && k < src->n_train; k++) {
@@ -93,7 +93,7 @@ static int widen_into(const tensor_ref *from, tensor_ref *to)
 int ablated32_to64(const ablated32 *m, ablated *dst)
 {
     gpt32 *g = m->m;
-    if (dst->kind != m->kind || gpt_tensor_count(&dst->w->shape) != g->count)
+    if (dst->kind != m->kind || dst->n_all != g->count)
         return INVENT_ESHAPE;
     int status = INVENT_OK;
     for (size_t k = 0; status == INVENT_OK && k < g->count; k++)
