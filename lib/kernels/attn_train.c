@@ -21,7 +21,8 @@ size_t attn_train_width(const attn_train_shape *s)
 
 size_t attn_train_scratch(const attn_train_shape *s, int workers)
 {
-    return (size_t)(workers > 0 ? workers : 1) * attn_train_per_worker(s->T, attn_train_dk(s), s->dh);
+    size_t per_worker = attn_train_per_worker(s->T, attn_train_dk(s), s->dh);
+    return (size_t)(workers > 0 ? workers : 1) * per_worker;
 }
 
 /* s, workers -> the job's common part, or INVENT_ERANGE */

@@ -48,7 +48,7 @@ static int round_into(const tensor_ref *from, tensor_ref *to)
 static int take_numbers(ablated32 *m, const ablated *src)
 {
     gpt32 *g = m->m;
-    int status = INVENT_OK;
+    int status = g->count == src->n_all ? INVENT_OK : INVENT_ESHAPE;
     for (size_t k = 0; status == INVENT_OK && k < g->count; k++)
         status = round_into(&src->all[k], named(g->t, g->count, src->all[k].name));
     for (size_t k = 0; status == INVENT_OK && k < src->n_train; k++) {

@@ -48,6 +48,7 @@ static float *carve(float *base, size_t *at, size_t count)
     return p;
 }
 
+/* m -> the attention's shape: m's batch, heads, mask and variant */
 static attn_train_shape attn_shape_of(const gpt32 *m)
 {
     return (attn_train_shape){m->B, m->T, m->shape.heads, m->shape.dim / m->shape.heads,

@@ -46,7 +46,8 @@ typedef struct {
     float *grads;      /* (n) */
     float eps;         /* the norms' epsilon (block_new's) */
     int see_future;    /* 0: causal attention; 1: none (chapter 14's ablation) */
-    gpt32_variant v;   /* the blocks' variant */
+    gpt32_variant v;   /* the blocks' variant: v.dk fixed by gpt32_new_variant, v.scale and
+                          v.no_mlp free to change between passes */
     int workers;       /* threads of the layers (workers.h); may be changed between passes */
     gpt32_acts *a;
 } gpt32;
