@@ -144,8 +144,9 @@ static void reference_head(problem *p, size_t b, size_t h, ref_kind kind)
     gsl_matrix *Q = M[0], *K = M[1], *V = M[2], *dO = M[3], *O = M[4], *dQ = M[5], *dK = M[6],
                *dV = M[7];
     gsl_matrix *W = gsl_matrix_alloc(T, T), *work = gsl_matrix_alloc(2 * T, T);
-    gsl_vector *bv = gsl_vector_alloc(dh), *wv = gsl_vector_alloc(dh), *zero = gsl_vector_calloc(dh),
-               *db = gsl_vector_calloc(dh), *dw = gsl_vector_calloc(dh);
+    gsl_vector *bv = gsl_vector_alloc(dh), *wv = gsl_vector_alloc(dh),
+               *zero = gsl_vector_calloc(dh), *db = gsl_vector_calloc(dh),
+               *dw = gsl_vector_calloc(dh);
     for (size_t i = 0; i < dh; i++) {
         gsl_vector_set(bv, i, p->b[h * dh + i]);
         gsl_vector_set(wv, i, p->w[h * dh + i]);
