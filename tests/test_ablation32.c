@@ -39,6 +39,7 @@
 #include "ablation.h"
 #include "ablation32.h"
 #include "adamw.h"
+#include "rel_norm32.h"
 #include "rng.h"
 #include "status.h"
 #include "train_step.h"
@@ -57,17 +58,6 @@ typedef struct {
     double train, eval, grad; /* relative loss gaps (training, evaluating), worst gradient */
     double token;             /* evaluating: the worst gap of one position's loss */
 } gaps;
-
-/* a: (n) float32, b: (n) float64 -> ||a - b|| / ||b|| */
-static double rel_norm(const float *a, const double *b, size_t n)
-{
-    double diff = 0.0, top = 0.0;
-    for (size_t i = 0; i < n; i++) {
-        diff += ((double)a[i] - b[i]) * ((double)a[i] - b[i]);
-        top += b[i] * b[i];
-    }
-    return top > 0.0 ? sqrt(diff / top) : sqrt(diff);
-}
 
 /* f: the float64 model -> its trained gains and biases moved off 1 and 0, and every
  * number it computes with rounded to float32, so that both paths start equal */
