@@ -18,6 +18,7 @@
 #include "ablation32.h"
 #include "additive.h"
 #include "additive32.h"
+#include "rel_norm32.h"
 #include "rng.h"
 #include "simd.h"
 #include "status.h"
@@ -183,17 +184,6 @@ static void reference(problem *p, ref_kind kind)
     for (size_t b = 0; b < p->s.B; b++)
         for (size_t h = 0; h < p->s.H; h++)
             reference_head(p, b, h, kind);
-}
-
-/* |a - ref| / |ref|, Euclidean norms */
-static double rel_norm(const float *a, const double *ref, size_t n)
-{
-    double diff = 0.0, top = 0.0;
-    for (size_t i = 0; i < n; i++) {
-        diff += ((double)a[i] - ref[i]) * ((double)a[i] - ref[i]);
-        top += ref[i] * ref[i];
-    }
-    return sqrt(diff / top);
 }
 
 /* The kernel's gaps to the reference: its output and each gradient. */
