@@ -8,7 +8,10 @@
 #include "vexp.h"
 #include "workers.h"
 
-#define LANES 8 /* tanh units per vector (vexp.h's eight floats) */
+#define LANES 8 /* keys per vector (vexp.h's eight floats) */
+
+/* every helper is inlined into the items of each instruction set below */
+#define ALWAYS_INLINE inline __attribute__((always_inline))
 
 typedef vexp_f8 v8;
 
@@ -49,17 +52,17 @@ size_t additive32_scratch(const attn_train_shape *s, int workers)
     return (size_t)(workers > 0 ? workers : 1) * worker_floats(s) + s->B * s->H * 2 * s->dh;
 }
 
-VEXP_INLINE v8 load8(const float *p)
+static ALWAYS_INLINE v8 load8(const float *p)
 {
     v8 x;
     memcpy(&x, p, sizeof x);
     return x;
 }
 
-VEXP_INLINE void store8(float *p, v8 x) { memcpy(p, &x, sizeof x); }
+static ALWAYS_INLINE void store8(float *p, v8 x) { memcpy(p, &x, sizeof x); }
 
 /* x: (8) -> the sum of its lanes, in lane order */
-VEXP_INLINE float lane_sum(v8 x)
+static ALWAYS_INLINE float lane_sum(v8 x)
 {
     float sum = 0.0f;
     for (int i = 0; i < LANES; i++)
@@ -70,7 +73,7 @@ VEXP_INLINE float lane_sum(v8 x)
 /* x: (8) -> tanh(x): the odd rational function of degrees 13 and 6 whose
  * coefficients Eigen's float tanh uses, on x clamped to [-9, 9] (beyond,
  * tanh is 1 to float precision); exactly 0 at 0 */
-VEXP_INLINE v8 tanh8(v8 x)
+static ALWAYS_INLINE v8 tanh8(v8 x)
 {
     const v8 zero = {0};
     x = vexp_select(x > 9.0f, zero + 9.0f, x);
@@ -89,8 +92,8 @@ VEXP_INLINE v8 tanh8(v8 x)
 }
 
 /* rows: (T, dh), C3 apart -> t: (dh, tpad), zero past T */
-VEXP_INLINE void transpose_rows(const float *rows, size_t C3, size_t T, size_t dh, size_t tpad,
-                                float *t)
+static ALWAYS_INLINE void transpose_rows(const float *rows, size_t C3, size_t T, size_t dh,
+                                          size_t tpad, float *t)
 {
     for (size_t d = 0; d < dh; d++) {
         for (size_t i = 0; i < T; i++)
@@ -100,7 +103,7 @@ VEXP_INLINE void transpose_rows(const float *rows, size_t C3, size_t T, size_t d
 }
 
 /* j, item, worker -> the item's view: qb_t = q_t + b_h and K^T filled */
-VEXP_INLINE item_view item_open(const additive_job *j, size_t item, int worker)
+static ALWAYS_INLINE item_view item_open(const additive_job *j, size_t item, int worker)
 {
     const attn_train_shape *s = j->s;
     size_t h = item % s->H, C = s->H * s->dh, T = s->T, tp = j->tpad, dh = s->dh;
@@ -121,11 +124,14 @@ VEXP_INLINE item_view item_open(const additive_job *j, size_t item, int worker)
 }
 
 /* -> how many keys query t sees */
-VEXP_INLINE size_t keys_seen(const item_view *v, size_t t) { return v->see_future ? v->T : t + 1; }
+static ALWAYS_INLINE size_t keys_seen(const item_view *v, size_t t)
+{
+    return v->see_future ? v->T : t + 1;
+}
 
 /* query t, keys s0 .. s0 + LANES - 1 -> their scores w . tanh(q_t + k_s + b);
  * the units into u: (dh, LANES) when u is not NULL */
-VEXP_INLINE v8 block_scores(const item_view *v, size_t t, size_t s0, float *u)
+static ALWAYS_INLINE v8 block_scores(const item_view *v, size_t t, size_t s0, float *u)
 {
     const float *qb = v->qb + t * v->dh;
     v8 even = {0}, odd = {0}; /* two chains in flight */
@@ -142,7 +148,7 @@ VEXP_INLINE v8 block_scores(const item_view *v, size_t t, size_t s0, float *u)
 }
 
 /* a, b: (n) -> a . b, eight lanes at a time, then the tail */
-VEXP_INLINE float dot(const float *a, const float *b, size_t n)
+static ALWAYS_INLINE float dot(const float *a, const float *b, size_t n)
 {
     v8 acc = {0};
     size_t i = 0;
@@ -155,7 +161,7 @@ VEXP_INLINE float dot(const float *a, const float *b, size_t n)
 }
 
 /* query t -> out: (dh) its output, *lse its scores' log-sum-exp */
-VEXP_INLINE void forward_row(const item_view *v, size_t t, float *out, float *lse)
+static ALWAYS_INLINE void forward_row(const item_view *v, size_t t, float *out, float *lse)
 {
     size_t n = keys_seen(v, t);
     float top = -INFINITY, total = 0.0f;
@@ -175,7 +181,7 @@ VEXP_INLINE void forward_row(const item_view *v, size_t t, float *out, float *ls
     *lse = top + logf(total);
 }
 
-VEXP_INLINE int forward_body(void *ctx, size_t item, int worker)
+static ALWAYS_INLINE int forward_body(void *ctx, size_t item, int worker)
 {
     const additive_job *j = ctx;
     const attn_train_shape *s = j->s;
@@ -189,8 +195,8 @@ VEXP_INLINE int forward_body(void *ctx, size_t item, int worker)
 /* query t, keys s0.. of the block, the first n of them seen, D = dO_t . O_t ->
  * the block's weights P and dS = P o (dO_t V^T - D), zero on keys not seen;
  * the units into v->u */
-VEXP_INLINE v8 block_dS(const item_view *v, size_t t, size_t s0, size_t n, const float *dout,
-                        float lse, float D, v8 *P)
+static ALWAYS_INLINE v8 block_dS(const item_view *v, size_t t, size_t s0, size_t n,
+                                  const float *dout, float lse, float D, v8 *P)
 {
     v8 lane = {0, 1, 2, 3, 4, 5, 6, 7}, dP = {0};
     *P = vexp8(block_scores(v, t, s0, v->u) - lse);
@@ -202,7 +208,8 @@ VEXP_INLINE v8 block_dS(const item_view *v, size_t t, size_t s0, size_t n, const
 
 /* query t's block of keys s0.. with weights P, dS -> dV^T, dK^T columns +=,
  * the query's dq, dw lanes += (g = dS w o (1 - u o u) per unit) */
-VEXP_INLINE void block_backward(const item_view *v, size_t s0, const float *dout, v8 P, v8 dS)
+static ALWAYS_INLINE void block_backward(const item_view *v, size_t s0, const float *dout, v8 P,
+                                          v8 dS)
 {
     for (size_t d = 0; d < v->dh; d++) {
         float *dvt = v->dvt + d * v->tpad + s0;
@@ -219,8 +226,8 @@ VEXP_INLINE void block_backward(const item_view *v, size_t s0, const float *dout
 
 /* query t: out_t, dout_t: (dh), its lse -> dq: (dh) += its gradient, share:
  * (2 dh) += its part of db (the same) and of dw; dK^T, dV^T through its blocks */
-VEXP_INLINE void backward_row(const item_view *v, size_t t, const float *out, const float *dout,
-                              float lse, float *dq, float *share)
+static ALWAYS_INLINE void backward_row(const item_view *v, size_t t, const float *out,
+                                        const float *dout, float lse, float *dq, float *share)
 {
     size_t n = keys_seen(v, t);
     float D = dot(dout, out, v->dh);
@@ -238,7 +245,7 @@ VEXP_INLINE void backward_row(const item_view *v, size_t t, const float *out, co
 }
 
 /* the item's dK^T, dV^T: (dh, tpad) -> added to its key and value columns (rows C3 apart) */
-VEXP_INLINE void item_close(const item_view *v, float *dk)
+static ALWAYS_INLINE void item_close(const item_view *v, float *dk)
 {
     size_t C = v->C3 / 3;
     for (size_t r = 0; r < v->T; r++)
@@ -248,7 +255,7 @@ VEXP_INLINE void item_close(const item_view *v, float *dk)
         }
 }
 
-VEXP_INLINE int backward_body(void *ctx, size_t item, int worker)
+static ALWAYS_INLINE int backward_body(void *ctx, size_t item, int worker)
 {
     const additive_job *j = ctx;
     const attn_train_shape *s = j->s;
