@@ -22,12 +22,16 @@
  *        not resolved  anything else: narrated, never claimed.
  *      An interval that touches +-m has not cleared it and is not resolved.
  *
- * "Equivalent" is the interval form of Schuirmann's (1987) two one-sided
- * tests: the difference is shown to lie within +-m when both one-sided tests,
- * "d <= -m" and "d >= +m", are rejected, which at size alpha each is the
- * 1 - 2 alpha interval lying inside (-m, +m). Read off the 95% interval, each
+ * "Equivalent" is the interval form of the two one-sided tests of Schuirmann
+ * (1987, J. Pharmacokinetics and Biopharmaceutics 15, 657-680): the
+ * difference is shown to lie within +-m when both one-sided tests, "d <= -m"
+ * and "d >= +m", are rejected, which at size alpha each is the 1 - 2 alpha
+ * interval lying inside (-m, +m). Read off the 95% interval, each
  * one-sided test has size 2.5%, so the verdict is conservative; "costs" and
  * "helps" are one-sided tests of "d <= +m" and "d >= -m" at the same 2.5%.
+ * Each verdict errs at most at that rate; among k ablations the chance that
+ * some verdict errs is larger (up to k times), which a level of 1 - 0.05 / k
+ * would bound (Bonferroni) at the price of wider intervals.
  * Pairing is what makes small effects resolvable: the unpaired (Welch)
  * interval of the same runs keeps the seed-to-seed spread that a and b share,
  * and is several times wider when that spread dominates. */
