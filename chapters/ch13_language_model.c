@@ -167,7 +167,8 @@ static void model_section(run *r)
 typedef struct {
     double *p, *m, *v;  /* all tensors, end to end */
     unsigned long steps;
-    size_t skip;        /* a step this copy leaves out (the control), or SIZE_MAX */
+    size_t skip;        /* a step this copy leaves out (a control), or SIZE_MAX */
+    size_t late;        /* 1: its schedule runs one step late (a control); else 0 */
 } replay;
 
 /* The float32 control: a copy of the float32 path that keeps its weights in
@@ -183,7 +184,8 @@ typedef struct {
 typedef struct g1_state {
     replay ok, skipped;
     bf16_copy bf16;
-    double fd_error, fd_error_p0, worst, worst_skipped; /* fd_error_p0: position 0's dropped */
+    replay late;        /* the control whose schedule is one step late */
+    double fd_error, fd_error_p0, worst, worst_skipped, worst_late; /* fd_error_p0: position 0's dropped */
     double gap32, gap16;    /* float32 and bfloat16 weights against float64 (path_gap) */
     double loss_gap32;      /* |loss32 - loss64| / loss64, worst over steps */
     double loss[G1_STEPS], rate[G1_STEPS], norm[G1_STEPS], loss32[G1_STEPS];
@@ -193,7 +195,7 @@ typedef struct g1_state {
     double *init;       /* the initial weights, end to end */
 } g1_state;
 
-static void replay_init(run *r, replay *rp, size_t skip)
+static void replay_init(run *r, replay *rp, size_t skip, size_t late)
 {
     size_t n = gpt_param_count(&r->w->shape), at = 0;
     rp->p = SCOPE_KEEP(r->sc, calloc(n, sizeof(double)), free);
@@ -201,17 +203,34 @@ static void replay_init(run *r, replay *rp, size_t skip)
     rp->v = SCOPE_KEEP(r->sc, calloc(n, sizeof(double)), free);
     for (size_t k = 0; k < r->nt; at += r->t[k].size, k++)
         memcpy(rp->p + at, r->t[k].value, r->t[k].size * sizeof(double));
-    rp->steps = 0, rp->skip = skip;
+    rp->steps = 0, rp->skip = skip, rp->late = late;
 }
 
-/* One step by the textbook formulas, from the raw gradients g of r->t:
+/* step s (from 0) -> the learning rate, from the formula (not from schedule.h, which is
+ * what it checks): with W warm-up steps, decay ending at step D,
+ *   rate = peak (s + 1) / (W + 1)                                   for s < W
+ *   rate = low + (peak - low) (1 + cos(pi (s - W) / (D - W))) / 2  for W <= s < D
+ *   rate = low = peak / 10                                        after */
+static double rate_formula(const settings *st, size_t s)
+{
+    double peak = st->rate, low = st->rate / 10, W = (double)st->warmup, D = (double)st->steps;
+    if ((double)s < W)
+        return peak * ((double)s + 1) / (W + 1);
+    if ((double)s >= D)
+        return low;
+    return low + (peak - low) * (1 + cos(M_PI * ((double)s - W) / (D - W))) / 2;
+}
+
+/* One step by the textbook formulas, from the raw gradients g of r->t and the rate of
+ * rate_formula:
  *   c = min(1, clip / (||g|| + 1e-6)),  g <- c g
  *   m <- b1 m + (1 - b1) g,  v <- b2 v + (1 - b2) g^2,  s = steps taken
  *   p <- p - rate (m / (1 - b1^s)) / (sqrt(v / (1 - b2^s)) + eps) - rate lambda p */
-static void replay_step(const run *r, replay *rp, size_t step, double rate)
+static void replay_step(const run *r, replay *rp, size_t step)
 {
     if (step == rp->skip)
         return;
+    double rate = rate_formula(r->s, step + rp->late);
     const adamw *o = &r->opt;
     double sq = 0.0;
     for (size_t k = 0; k < r->nt; k++)
@@ -313,8 +332,9 @@ static void g1_setup(run *r, g1_state *g1)
 {
     size_t B = r->s->batch, T = r->s->context;
     fd_check(r, g1);
-    replay_init(r, &g1->ok, SIZE_MAX);
-    replay_init(r, &g1->skipped, G1_STEPS / 2);
+    replay_init(r, &g1->ok, SIZE_MAX, 0);
+    replay_init(r, &g1->skipped, G1_STEPS / 2, 0);
+    replay_init(r, &g1->late, SIZE_MAX, 1);
     g1->init = SCOPE_KEEP(r->sc, calloc(r->m32->n, sizeof(double)), free);
     memcpy(g1->init, g1->ok.p, r->m32->n * sizeof(double));
     bf16_copy *h = &g1->bf16;
@@ -346,8 +366,9 @@ static void g1_inspect(void *ctx, size_t step, double loss, double rate)
         for (size_t i = 0; i <= T; i++)
             g1->tokens[(step * B + b) * (T + 1) + i] = r->text->tokens[r->starts[b] + i];
     }
-    replay_step(r, &g1->ok, step, rate);
-    replay_step(r, &g1->skipped, step, rate);
+    replay_step(r, &g1->ok, step);
+    replay_step(r, &g1->skipped, step);
+    replay_step(r, &g1->late, step);
 }
 
 /* after step `step` on every copy: each against the float64 path */
@@ -355,6 +376,7 @@ static void g1_after(run *r, g1_state *g1, size_t step)
 {
     g1->worst = fmax(g1->worst, replay_gap(r, &g1->ok));
     g1->worst_skipped = fmax(g1->worst_skipped, replay_gap(r, &g1->skipped));
+    g1->worst_late = fmax(g1->worst_late, replay_gap(r, &g1->late));
     g1->gap32 = path_gap(r, r->m32, g1->init); /* the last step's is the one reported */
     g1->gap16 = path_gap(r, g1->bf16.m, g1->init);
     g1->loss_gap32 = fmax(g1->loss_gap32, fabs(g1->loss32[step] - g1->loss[step]) / g1->loss[step]);
@@ -407,9 +429,14 @@ static void g1_report(run *r, const g1_state *g1, size_t steps)
                       "0 included). Then a second copy of the weights "
                       "is trained beside the library with AdamW, the clipping and the "
                       "schedule written out in this chapter from their formulas, on the same "
-                      "gradients; after every step both copies must agree. With --dump, "
+                      "gradients; after every step both copies must agree. The rate of step s "
+                      "is peak (s + 1) / (W + 1) for the W = %zu warm-up steps, then "
+                      "low + (peak - low)(1 + cos(pi (s - W) / (D - W))) / 2 down to low = "
+                      "peak / 10 at step D = %zu; the checked steps %s. With --dump, "
                       "`make check-training` repeats the same steps in PyTorch from the "
-                      "same initial weights and batches.", steps, FD_SAMPLES);
+                      "same initial weights and batches.", steps, FD_SAMPLES, r->s->warmup,
+                r->s->steps, r->s->warmup < steps ? "cover the end of the warm-up and the "
+                "start of the cosine" : "lie in the warm-up (the quick run's reach the cosine)");
     report_line(r->o, "  step  rate        loss     gradient norm (before clipping)");
     for (size_t k = 0; k < steps; k++)
         if (k < 3 || k + 1 == steps)
@@ -425,6 +452,9 @@ static void g1_report(run *r, const g1_state *g1, size_t steps)
                   g1->worst, 1e-9);
     check_control("G1", "the formulas' copy leaves out step 10 (a skipped step)");
     check_at_most("G1", NULL, g1->worst_skipped, 1e-9);
+    check_control("G1", "the formulas' copy with its schedule one step late (the rate of "
+                        "step s + 1 at step s, an off-by-one in the warm-up or the cosine)");
+    check_at_most("G1", NULL, g1->worst_late, 1e-9);
     report_text(r->o, "The model then trains on the float32 path (llm.c's layout, attention fused, "
                       "the products on this machine's vector units), which took the same %zu "
                       "steps on the same batches beside the float64 path. Its losses stayed "
