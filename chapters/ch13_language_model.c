@@ -77,6 +77,7 @@ typedef struct {
     gsl_rng *rng;           /* draws the training batches */
     size_t *x, *y, *starts; /* one batch: (B*T) inputs and targets, (B) window starts */
     size_t *valid, *train;  /* fixed evaluation windows, (windows) each */
+    double *every_start;    /* (steps, B): where every batch starts, for --dump; or NULL */
     gsl_matrix *curve;      /* (points, 3): step, train loss, validation loss */
     double eval_seconds;    /* time spent evaluating, not training */
     double untrained;       /* validation loss of the freshly drawn weights */
@@ -190,7 +191,6 @@ typedef struct g1_state {
     double loss_gap32;      /* |loss32 - loss64| / loss64, worst over steps */
     double loss[G1_STEPS], rate[G1_STEPS], norm[G1_STEPS], loss32[G1_STEPS];
     double *tokens;     /* (G1_STEPS, B, T + 1): the batches, for --dump */
-    double *starts;     /* (G1_STEPS, B): where they start in the corpus */
     double *grads32;    /* the float32 path's gradient at step 0, before clipping (--dump) */
     double *init;       /* the initial weights, end to end */
 } g1_state;
@@ -350,7 +350,6 @@ static void g1_setup(run *r, g1_state *g1)
     g1->grads32 = SCOPE_KEEP(r->sc, calloc(r->m32->n, sizeof(double)), free);
     r->g1 = g1;
     g1->tokens = SCOPE_KEEP(r->sc, calloc(G1_STEPS * B * (T + 1), sizeof(double)), free);
-    g1->starts = SCOPE_KEEP(r->sc, calloc(G1_STEPS * B, sizeof(double)), free);
 }
 
 /* plan64's inspection, after the backward pass of step `step` < G1_STEPS, before
@@ -362,7 +361,6 @@ static void g1_inspect(void *ctx, size_t step, double loss, double rate)
     size_t B = r->s->batch, T = r->s->context;
     g1->loss[step] = loss, g1->rate[step] = rate;
     for (size_t b = 0; b < B; b++) {
-        g1->starts[step * B + b] = (double)r->starts[b];
         for (size_t i = 0; i <= T; i++)
             g1->tokens[(step * B + b) * (T + 1) + i] = r->text->tokens[r->starts[b] + i];
     }
@@ -394,9 +392,10 @@ static void g1_dump_start(run *r)
 static void g1_dump_end(run *r, const g1_state *g1, size_t steps)
 {
     size_t B = r->s->batch, T = r->s->context, one[1] = {steps};
-    size_t tok[3] = {steps, B, T + 1}, st[2] = {steps, B}, n_cfg[1] = {9};
-    double cfg[9] = {r->opt.beta1, r->opt.beta2, r->opt.eps, r->opt.weight_decay, CLIP,
-                     (double)B, (double)T, (double)steps, r->w->shape.norm == BLOCK_POST_NORM};
+    size_t tok[3] = {steps, B, T + 1}, n_cfg[1] = {13};
+    double cfg[13] = {r->opt.beta1, r->opt.beta2, r->opt.eps, r->opt.weight_decay, CLIP,
+                      (double)B, (double)T, (double)steps, r->w->shape.norm == BLOCK_POST_NORM,
+                      r->s->rate, r->s->rate / 10, (double)r->s->warmup, (double)r->s->steps};
     char dir[4096];
     snprintf(dir, sizeof dir, "%s/after", r->o->dump_dir);
     chapter_must(paths_make_dirs(dir) == 0 ? INVENT_OK : INVENT_EIO, "creating --dump/after");
@@ -410,12 +409,24 @@ static void g1_dump_end(run *r, const g1_state *g1, size_t steps)
     int failed = dump_array(r->o, "losses32", NPY_F64, 1, one, g1->loss32) ||
                  dump_array(r->o, "grads32", NPY_F64, 1, n32, g1->grads32);
     failed = dump_array(r->o, "batches", NPY_F64, 3, tok, g1->tokens) ||
-                 dump_array(r->o, "starts", NPY_F64, 2, st, g1->starts) ||
                  dump_array(r->o, "losses", NPY_F64, 1, one, g1->loss) ||
                  dump_array(r->o, "rates", NPY_F64, 1, one, g1->rate) ||
                  dump_array(r->o, "grad_norms", NPY_F64, 1, one, g1->norm) ||
                  dump_array(r->o, "config", NPY_F64, 1, n_cfg, cfg);
     chapter_must(failed ? INVENT_EIO : INVENT_OK, "writing the --dump files");
+}
+
+/* --dump DIR, after training: where every batch started (steps, B) and the evaluation
+ * windows (2, windows: validation, then training), enough to redraw every loss of the run */
+static void dump_windows(run *r)
+{
+    size_t n = r->s->windows, st[2] = {r->s->steps, r->s->batch}, wn[2] = {2, n};
+    double *w = SCOPE_KEEP(r->sc, calloc(2 * n, sizeof(double)), free);
+    for (size_t i = 0; i < n; i++)
+        w[i] = (double)r->valid[i], w[n + i] = (double)r->train[i];
+    int failed = dump_array(r->o, "starts", NPY_F64, 2, st, r->every_start) ||
+                 dump_array(r->o, "windows", NPY_F64, 2, wn, w);
+    chapter_must(failed ? INVENT_EIO : INVENT_OK, "writing the --dump windows");
 }
 
 static void g1_report(run *r, const g1_state *g1, size_t steps)
@@ -495,6 +506,8 @@ static double one_step(run *r, size_t step, g1_state *g1)
     size_t B = r->s->batch, T = r->s->context;
     chapter_must(corpus_draw(r->text, CORPUS_TRAIN, B, T, r->rng, r->starts), "drawing a batch");
     corpus_window(r->text, r->starts, B, T, r->x, r->y);
+    for (size_t b = 0; r->every_start && b < B; b++)
+        r->every_start[step * B + b] = (double)r->starts[b];
     step_report rep;
     if (step < G1_STEPS) {
         chapter_must(train_step(&r->plan64, step, r->x, r->y, &rep), "a float64 step");
@@ -523,8 +536,11 @@ static double train(run *r, g1_state *g1)
     size_t steps = r->s->steps, points = r->curve->size1, next = 1;
     evaluate(r, 0, 0);
     r->eval_seconds = 0.0;
-    if (r->o->dump_dir)
+    if (r->o->dump_dir) {
         g1_dump_start(r);
+        r->every_start = SCOPE_KEEP(r->sc, calloc(steps * r->s->batch, sizeof(double)), free);
+        chapter_must(r->every_start ? INVENT_OK : INVENT_ENOMEM, "the --dump batch starts");
+    }
     double t0 = stopwatch_now(), loss = NAN, shown = t0;
     for (size_t step = 0; step < steps; step++) {
         loss = one_step(r, step, g1);
@@ -539,6 +555,8 @@ static double train(run *r, g1_state *g1)
         progress(r, steps - 1, loss, t0, 1);
     if (steps > 0 && steps < G1_STEPS && r->o->dump_dir)
         g1_dump_end(r, g1, steps);
+    if (r->o->dump_dir)
+        dump_windows(r);
     chapter_must(gpt32_to64(r->m32, r->w), "the trained weights"); /* for G2, G4, --save */
     return stopwatch_now() - t0 - r->eval_seconds;
 }
@@ -707,15 +725,30 @@ static void checkpoint_section(run *r)
     chapter_must(checkpoint_load(dir, back, bad, sizeof bad), "loading the checkpoint back");
     report_section(r->o, "Checkpoints");
     report_text(r->o, "The weights are saved as a folder of .npy files, one per tensor (%zu "
-                      "files, plus the sizes and the alphabet), which numpy and PyTorch can "
-                      "open; --load reads them back to go on training or to generate. %s",
-                r->nt, r->s->save ? "" : "(This run saved to a temporary folder; --save DIR "
+                      "files, plus the sizes, the alphabet and eps.npy, the norms' epsilon "
+                      "%g: with the weights, every setting that changes the logits), which "
+                      "numpy and PyTorch can "
+                      "open; --load reads them back to go on training or to generate. A "
+                      "checkpoint from before eps.npy existed loads with eps = %g: every one "
+                      "was written from weights whose eps block_new fixes at that value, with "
+                      "no option to change it, so the default is the value it was trained "
+                      "with. %s",
+                r->nt, r->w->blocks[0]->eps, CHECKPOINT_OLD_EPS,
+                r->s->save ? "" : "(This run saved to a temporary folder; --save DIR "
                                          "keeps one.)");
     double gap = logits_gap(r, r->w, back);
     if (!r->s->save)
         checkpoint_remove(dir, r->w);
     check_at_most("G4", "a checkpoint saved and loaded gives bit-identical logits (largest "
                   "difference)", gap, 0.0);
+    double eps = back->blocks[0]->eps;
+    for (size_t l = 0; l < back->shape.layers; l++)
+        back->blocks[l]->eps = (float)eps;
+    check_control("G4", "the same weights with eps kept in float32 (a settings file that "
+                        "stores it in single precision)");
+    check_at_most("G4", NULL, logits_gap(r, r->w, back), 0.0);
+    for (size_t l = 0; l < back->shape.layers; l++)
+        back->blocks[l]->eps = eps;
     tensor_ref t[r->nt];
     gpt_tensors(back, NULL, t);
     for (size_t k = 0; k < r->nt; k++)
@@ -772,6 +805,7 @@ static void setup(run *r, const corpus *text)
     if (s->load) {
         chapter_must(checkpoint_load(s->load, r->w, bad, sizeof bad), "loading --load");
         chapter_must(gpt32_from64(r->m32, r->w), "loading --load");
+        r->m32->eps = (float)r->w->blocks[0]->eps; /* the float32 path's norms too */
     }
     r->b64 = (gpt_batch){r->w, r->g, r->tr};
     r->plan64 = (step_plan){.model = &r->b64, .forward = gpt_batch_forward,
