@@ -48,6 +48,7 @@
 #define FD_SAMPLES 4 /* entries per tensor nudged for the finite differences */
 #define CLIP 1.0     /* the largest gradient norm */
 #define DECAY 0.1    /* AdamW's weight decay lambda */
+#define G2_CONTEXTS 3  /* G2 checks up to this many context lengths of generated text */
 #define G1_FLOAT32_BOUND 1e-2 /* float32 against float64 after G1_STEPS steps (see g1_report) */
 
 typedef struct {
@@ -625,26 +626,42 @@ static void result_section(run *r, double seconds)
 
 /* ------------------------------------------------------------------------ G2 */
 
-/* tokens: (n <= T_max) -> the largest difference between the cached logits and
- * the last row of a full forward pass over each prefix; stale: the cache's
- * layer-0 entry for token 1 is overwritten with token 0's (the control) */
+/* the control's refill: the cache's last `keep` - 1 rows moved to its front, keys and
+ * values computed at their old positions kept instead of recomputed */
+static void shift_cache(gpt_cache *c, size_t keep)
+{
+    size_t from = c->len - (keep - 1);
+    for (size_t l = 0; l < c->layers; l++)
+        for (size_t i = 0; i + 1 < keep; i++) {
+            gsl_vector_view k = gsl_matrix_row(c->K[l], from + i), v = gsl_matrix_row(c->V[l], from + i);
+            gsl_matrix_set_row(c->K[l], i, &k.vector);
+            gsl_matrix_set_row(c->V[l], i, &v.vector);
+        }
+    c->len = keep - 1;
+}
+
+/* tokens: (n) -> the largest difference, over len = 1..n, between the logits that
+ * gpt_generate_next gives after tokens[0..len) and the last row of a full forward pass
+ * over the window the cache stands for: the tokens from s to len, where s starts at 0
+ * and moves to len - T/2 whenever len - s would pass T (the refill). stale: at each
+ * refill the cache is shifted instead (shift_cache: the control) */
 static double cache_gap(run *r, const size_t *tokens, size_t n, int stale)
 {
+    size_t T = r->w->shape.context, keep = T / 2 > 0 ? T / 2 : 1, s = 0;
     gpt_cache *c = SCOPE_KEEP(r->sc, gpt_cache_new(r->w), gpt_cache_free);
     gsl_vector *z = scope_vector(r->sc, r->w->shape.vocab);
     double worst = 0.0;
-    for (size_t t = 0; t < n; t++) {
-        chapter_must(gpt_cache_step(r->w, c, tokens[t], z), "a cached step");
-        if (stale && t == 1) {
-            gsl_vector_view k1 = gsl_matrix_row(c->K[0], 1), v1 = gsl_matrix_row(c->V[0], 1);
-            gsl_matrix_get_row(&k1.vector, c->K[0], 0);
-            gsl_matrix_get_row(&v1.vector, c->V[0], 0);
-        }
-        gpt_trace *tr = gpt_trace_new(r->w, 1, t + 1);
-        chapter_must(tr ? gpt_forward(r->w, tokens, NULL, tr, NULL) : INVENT_ENOMEM,
+    for (size_t len = 1; len <= n; len++) {
+        if (len - s > T)
+            s = len - keep;
+        if (stale && c->len == T)
+            shift_cache(c, keep);
+        chapter_must(gpt_generate_next(r->w, c, tokens, len, z), "a cached step");
+        gpt_trace *tr = gpt_trace_new(r->w, 1, len - s);
+        chapter_must(tr ? gpt_forward(r->w, tokens + s, NULL, tr, NULL) : INVENT_ENOMEM,
                      "the full forward pass");
         for (size_t i = 0; i < z->size; i++)
-            worst = fmax(worst, fabs(gsl_matrix_get(gpt_logits(tr), t, i) - z->data[i]));
+            worst = fmax(worst, fabs(gsl_matrix_get(gpt_logits(tr), len - s - 1, i) - z->data[i]));
         gpt_trace_free(tr);
     }
     return worst;
@@ -671,6 +688,7 @@ static void generation_section(run *r)
 {
     const settings *s = r->s;
     size_t np = strlen(s->prompt), n = np + s->sample, T = r->w->shape.context;
+    size_t keep = T / 2 > 0 ? T / 2 : 1;
     size_t *seq = SCOPE_KEEP(r->sc, calloc(n, sizeof(size_t)), free);
     chapter_must(corpus_encode(r->text, s->prompt, np, seq, NULL), "encoding the prompt");
     gpt_cache *c = SCOPE_KEEP(r->sc, gpt_cache_new(r->w), gpt_cache_free);
@@ -687,12 +705,22 @@ static void generation_section(run *r)
                 s->sample, s->prompt, s->temperature,
                 s->top_k ? ", among the most likely few (top-k)" : "", T, T / 2);
     print_text(r, seq, n);
-    size_t m = n < T ? n : T;
+    size_t m = n < G2_CONTEXTS * T ? n : G2_CONTEXTS * T;
+    report_text(r->o, "G2 walks the first %zu characters of this text again, one at a time, "
+                      "and compares the logits of each step with a full forward pass over the "
+                      "window the cache stands for (the whole prefix up to %zu characters, "
+                      "then the characters since the last refill), so that it passes the "
+                      "context length and %zu refill%s. Its control refills the way one "
+                      "might be tempted to: by moving the last %zu keys and values to the "
+                      "front of the cache instead of recomputing them. Each key was computed "
+                      "at its old position, and, above layer 0, from the old window's "
+                      "context.", m, T, m > T ? (m - T - 1) / keep + 1 : 0,
+                m > T && (m - T - 1) / keep == 0 ? "" : "s", keep - 1);
     check_at_most("G2", "logits from the key-value cache equal those of recomputing the "
-                  "whole prefix at every step (largest difference)", cache_gap(r, seq, m, 0),
-                  1e-12);
-    check_control("G2", "a cache with one stale entry (layer 0 keeps token 0's key and value "
-                        "in token 1's row)");
+                  "window at every step, past the context length where the cache is refilled "
+                  "(largest difference)", cache_gap(r, seq, m, 0), 1e-12);
+    check_control("G2", "the cache shifted at each refill instead of recomputed (stale keys "
+                        "and values)");
     check_at_most("G2", NULL, cache_gap(r, seq, m, 1), 1e-12);
 }
 
@@ -947,16 +975,16 @@ static int check_settings(const invent_opts *o, void *arg, corpus **text)
                            "some training), got %zu", G1_STEPS, s->steps);
     if (s->rate < 1e-4)
         return cli_fail(o, "--rate must be at least 1e-4, got %g", s->rate);
-    if (s->context < 3)
-        return cli_fail(o, "--context %zu: at least 3, too short for G2's control (its stale "
-                           "cache entry is first read at the third position)", s->context);
+    if (s->context < 4)
+        return cli_fail(o, "--context %zu: at least 4, too short for G2's control (its "
+                           "refill moves context / 2 - 1 keys, at least one)", s->context);
     if (s->batch * s->context < 64)
         return cli_fail(o, "--batch %zu x --context %zu: at least 64 characters per step; fewer "
                            "are too noisy for G3 at these step counts (32 per step failed it "
                            "at 1 of 2 seeds)", s->batch, s->context);
-    if (s->sample < 2)
-        return cli_fail(o, "--sample %zu: at least 2, so that G2 checks three positions "
-                           "after a one-character prompt", s->sample);
+    if (s->sample <= s->context)
+        return cli_fail(o, "--sample %zu: more than --context (%zu), so that G2 passes the "
+                           "context length, where the cache is refilled", s->sample, s->context);
     int rc = corpus_option_load(o, s->corpus, s->context, text);
     gpt_shape shape = rc == CLI_RUN ? shape_of(s, (*text)->vocab) : (gpt_shape){0};
     if (rc == CLI_RUN)
@@ -1014,13 +1042,13 @@ int main(int argc, char **argv)
         {"layers", CLI_SIZE, &s.layers, 0, 12, "blocks L (0: 2, with --full 4)"},
         {"heads", CLI_SIZE, &s.heads, 0, 16, "heads H, dividing the width (0: 2; 4)"},
         {"dim", CLI_SIZE, &s.dim, 0, 512, "width d (0: 32; 128)"},
-        {"context", CLI_SIZE, &s.context, 0, 256, "characters per sequence, at least 3 (0: 32; 64)"},
+        {"context", CLI_SIZE, &s.context, 0, 256, "characters per sequence, at least 4 (0: 32; 64)"},
         {"batch", CLI_SIZE, &s.batch, 0, 64, "sequences per step, batch x context at least 64 (0: 8; 12)"},
         {"steps", CLI_SIZE, &s.steps, 0, 100000,
          "training steps, at least 100 (0: 150, 300 post-norm; 2000). G3 is a claim about training: too "
          "few steps or too small a rate fail it, and say so"},
         {"rate", CLI_DOUBLE, &s.rate, 0, 0.02, "peak learning rate, at least 1e-4 (0: 6e-3; 1e-3)"},
-        {"sample", CLI_SIZE, &s.sample, 0, 100000, "characters to generate, at least 2 (0: 240; 600)"},
+        {"sample", CLI_SIZE, &s.sample, 0, 100000, "characters to generate, more than --context (0: 240; 600)"},
         {"temperature", CLI_DOUBLE, &s.temperature, 0.05, 5, "sampling temperature"},
         {"top-k", CLI_SIZE, &s.top_k, 0, 256, "sample among the k likeliest (0: all)"},
     };

@@ -174,6 +174,16 @@ static int refill(const gpt_weights *w, gpt_cache *c, const size_t *tokens, size
     return status;
 }
 
+int gpt_generate_next(const gpt_weights *w, gpt_cache *c, const size_t *seq, size_t len,
+                      gsl_vector *logits)
+{
+    size_t T = w->shape.context, keep = T / 2 > 0 ? T / 2 : 1;
+    if (len == 0)
+        return INVENT_ERANGE;
+    return c->len < T ? gpt_cache_step(w, c, seq[len - 1], logits)
+                      : refill(w, c, seq + len - keep, keep, logits);
+}
+
 int gpt_generate(const gpt_weights *w, gpt_cache *c, const size_t *prompt, size_t n_prompt,
                  size_t n, double temperature, size_t top_k, gsl_rng *r, size_t *out)
 {
@@ -190,9 +200,7 @@ int gpt_generate(const gpt_weights *w, gpt_cache *c, const size_t *prompt, size_
     int status = refill(w, c, seq + start, len - start, logits);
     for (size_t i = 0; i < n && status == INVENT_OK; i++) {
         seq[len] = out[i] = sample_token(logits, temperature, top_k, r);
-        len++;
-        status = c->len < T ? gpt_cache_step(w, c, seq[len - 1], logits)
-                            : refill(w, c, seq + len - keep, keep, logits);
+        status = gpt_generate_next(w, c, seq, ++len, logits);
     }
     free(seq);
     gsl_vector_free(logits);
