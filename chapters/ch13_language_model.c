@@ -48,6 +48,7 @@
 #define FD_SAMPLES 4 /* entries per tensor nudged for the finite differences */
 #define CLIP 1.0     /* the largest gradient norm */
 #define DECAY 0.1    /* AdamW's weight decay lambda */
+#define G3_SE 2.0     /* G3: a margin must exceed this many standard errors */
 #define G2_CONTEXTS 3  /* G2 checks up to this many context lengths of generated text */
 #define G1_FLOAT32_BOUND 1e-2 /* float32 against float64 after G1_STEPS steps (see g1_report) */
 
@@ -83,6 +84,8 @@ typedef struct {
     double eval_seconds;    /* time spent evaluating, not training */
     double untrained;       /* validation loss of the freshly drawn weights */
     double baseline[NGRAM_MAX_ORDER]; /* unigram, bigram, trigram on the validation windows */
+    double smoothing[NGRAM_MAX_ORDER]; /* the add-k each of them was scored with */
+    int beats_all;          /* G3: the trained model beat every n-gram model it was scored against */
 } run;
 
 /* ----------------------------------------------------------------- the data */
@@ -119,6 +122,7 @@ static void corpus_section(run *r)
         double k = 0.0;
         r->baseline[n - 1] =
             ngram_best_loss(c, n, r->valid, r->s->windows, r->s->context, &k);
+        r->smoothing[n - 1] = k;
         if (isnan(r->baseline[n - 1]))
             report_line(r->o, "  %-8s  left out: %zu^%zu counts are not cheap", names[n - 1],
                         c->vocab, n);
@@ -585,6 +589,114 @@ static long peak_memory_mb(void)
 
 /* ------------------------------------------------------------------------ G3 */
 
+/* z: (T, V) logits, y: (n <= T) targets, from row `from` of z -> the mean of
+ * -log softmax(z_t)[y_t] over rows from .. from + n - 1 */
+static double rows_loss(const gsl_matrix *z, const size_t *y, size_t from, size_t n)
+{
+    double sum = 0.0;
+    for (size_t t = 0; t < n; t++) {
+        gsl_vector_const_view row = gsl_matrix_const_row(z, from + t);
+        double top = gsl_vector_max(&row.vector), total = 0.0;
+        for (size_t i = 0; i < row.vector.size; i++)
+            total += exp(row.vector.data[i] - top);
+        sum += top + log(total) - gsl_vector_get(&row.vector, y[t]);
+    }
+    return sum / (double)n;
+}
+
+/* late: 0, or 1 for the control -> loss: (windows), the trained float64 model's mean
+ * loss on each validation window; late 1 scores each row against the character after
+ * its target (an evaluation whose targets are off by one) */
+static void window_losses(run *r, int late, double *loss)
+{
+    size_t T = r->s->context, x[T], y[T];
+    gpt_trace *tr = SCOPE_KEEP(r->sc, gpt_trace_new(r->w, 1, T), gpt_trace_free);
+    for (size_t i = 0; i < r->s->windows; i++) {
+        corpus_window(r->text, r->valid + i, 1, T, x, y);
+        chapter_must(gpt_forward(r->w, x, NULL, tr, NULL), "the held-out pass");
+        loss[i] = rows_loss(gpt_logits(tr), y + late, 0, T - late);
+    }
+}
+
+/* order n, loss: (windows) the model's -> *mean and *se: the paired mean of (n-gram loss -
+ * model loss) over the validation windows (with the n-gram's own k) and its standard error;
+ * NAN when the n-gram was left out */
+static void paired_margin(run *r, size_t n, const double *loss, double *mean, double *se)
+{
+    size_t W = r->s->windows, T = r->s->context;
+    ngram *m;
+    *mean = *se = NAN;
+    if (isnan(r->baseline[n - 1]) || ngram_count(r->text, n, &m) != INVENT_OK)
+        return;
+    double sum = 0.0, sq = 0.0;
+    for (size_t i = 0; i < W; i++) {
+        double d = ngram_loss(m, r->text, r->valid + i, 1, T, r->smoothing[n - 1]) - loss[i];
+        sum += d, sq += d * d;
+    }
+    ngram_free(m);
+    *mean = sum / (double)W;
+    *se = sqrt(fmax(0.0, sq / (double)W - *mean * *mean) / (double)(W - 1));
+}
+
+/* the order G3 claims: the trigram at --full (the bigram when the trigram is left
+ * out), the unigram in quick mode; fixed before the run, not chosen from its numbers */
+static size_t claimed_order(const run *r)
+{
+    if (!r->s->full)
+        return 1;
+    return isnan(r->baseline[2]) ? 2 : 3;
+}
+
+static void g3_report(run *r, double valid)
+{
+    static const char *names[NGRAM_MAX_ORDER] = {"unigram", "bigram", "trigram"};
+    size_t W = r->s->windows, claim_n = claimed_order(r);
+    double *loss = SCOPE_KEEP(r->sc, calloc(W, sizeof(double)), free), mean[3], se[3];
+    window_losses(r, 0, loss);
+    double f64 = 0.0;
+    for (size_t i = 0; i < W; i++)
+        f64 += loss[i] / (double)W;
+    report_text(r->o, "Against counting, window by window: on each of the %zu held-out windows "
+                      "the n-gram model's loss minus the trained model's (float64, %.4f nats "
+                      "over all of them against the float32 path's %.4f), the mean of these "
+                      "paired differences and its standard error over the windows. A model "
+                      "beats an n-gram model when the mean exceeds %g standard errors (a "
+                      "one-sided 97.5%% bound for windows drawn at random), is beaten when it "
+                      "is below minus that, and is not resolved between.",
+                W, f64, valid, G3_SE);
+    int all = 1;
+    for (size_t n = 1; n <= NGRAM_MAX_ORDER; n++) {
+        paired_margin(r, n, loss, &mean[n - 1], &se[n - 1]);
+        if (isnan(mean[n - 1])) {
+            report_line(r->o, "  %-8s  left out", names[n - 1]);
+            continue;
+        }
+        int won = mean[n - 1] > G3_SE * se[n - 1], lost = mean[n - 1] < -G3_SE * se[n - 1];
+        all = all && won;
+        report_line(r->o, "  %-8s  margin %+.4f nats, standard error %.4f: %s", names[n - 1],
+                    mean[n - 1], se[n - 1], won ? "the model beats it"
+                    : lost ? "it beats the model" : "not resolved");
+    }
+    r->beats_all = all;
+    report_text(r->o, "%s", r->s->full
+        ? "--full claims the trigram (the strongest count model here): the budget was set so "
+          "that the model uses more than two characters of context."
+        : "The quick run claims only the unigram: a few seconds of a tiny model are set to "
+          "learn which characters are common, and the lines above say, from this run's "
+          "numbers, whether it got further; --full is the run that claims the trigram.");
+    char claim[200];
+    snprintf(claim, sizeof claim, "the trained model's held-out loss is below the %s model of "
+             "the same corpus (paired margin over the windows, in standard errors)",
+             names[claim_n - 1]);
+    check_at_least("G3", claim, mean[claim_n - 1] / se[claim_n - 1], G3_SE);
+    check_control("G3", "the same model scored against the character after its target (an "
+                        "evaluation whose targets are off by one)");
+    window_losses(r, 1, loss);
+    double m_late, se_late;
+    paired_margin(r, claim_n, loss, &m_late, &se_late);
+    check_at_least("G3", NULL, m_late / se_late, G3_SE);
+}
+
 static void result_section(run *r, double seconds)
 {
     size_t last = r->curve->size1 - 1, steps = r->s->steps;
@@ -600,28 +712,7 @@ static void result_section(run *r, double seconds)
                 G1_STEPS, peak_memory_mb(), r->s->windows, r->s->context, before,
                 log((double)r->text->vocab), valid);
     plot_curve(r);
-    /* quick: the unigram is the bar; --full: the best of the bigram and trigram */
-    double bar = r->baseline[0];
-    const char *which = "the unigram model";
-    if (r->s->full) {
-        int tri = !isnan(r->baseline[2]) && r->baseline[2] < r->baseline[1];
-        bar = tri ? r->baseline[2] : r->baseline[1];
-        which = tri ? "the trigram model" : "the bigram model";
-    }
-    report_line(r->o, "  margin over %s: %.4f nats (%.4f against %.4f)", which, bar - valid,
-                valid, bar);
-    if (!r->s->full)
-        report_text(r->o, "The quick run is measured against the unigram only; a few seconds "
-                          "of a tiny model %s the bigram (%.4f). --full trains long enough "
-                          "to be measured against the bigram and the trigram.",
-                    valid < r->baseline[1] ? "already beat" : "do not yet beat",
-                    r->baseline[1]);
-    char claim[160];
-    snprintf(claim, sizeof claim, "the trained model's held-out loss is below %s of the same "
-                                  "corpus (margin in nats)", which);
-    check_at_least("G3", claim, bar - valid, 0.01);
-    check_control("G3", "the untrained model (the initial weights)");
-    check_at_least("G3", NULL, bar - before, 0.01);
+    g3_report(r, valid);
 }
 
 /* ------------------------------------------------------------------------ G2 */
@@ -1020,8 +1111,13 @@ static int run_chapter(const invent_opts *o, const settings *s, corpus *text)
     checkpoint_section(&r);
     report_section(o, "Where the derivation ends");
     report_text(o, "Every piece that the earlier chapters argued for, stacked and trained "
-                   "with nothing but the library's own backward passes, learns the text well "
-                   "enough to beat counting and to write in its style.");
+                   "with nothing but the library's own backward passes, %s",
+                r.beats_all ? "learns the text well enough to beat every counting model it "
+                              "was scored against; the sample above shows how far it writes in "
+                              "its style."
+                            : "learns from the text, but this run does not beat every counting "
+                              "model (see the margins above): that takes the longer training of "
+                              "--full.");
     scope_close(sc);
     return chapter_end();
 }
