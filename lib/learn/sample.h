@@ -21,6 +21,12 @@ typedef struct {
     gsl_vector *s;        /* (T_max): one head's scores */
 } gpt_cache;
 
+/* K, V: (n, dk) one head's cached keys and values, the new token's in row n - 1; q: (dk)
+ * its query; s: (n) room for the weights -> out: (dk) = sum_i w_i v_i with
+ * w = softmax(K q / sqrt(dk)) (left in s); INVENT_ESHAPE when a size differs */
+int cache_attend(const gsl_matrix *K, const gsl_matrix *V, const gsl_vector *q, gsl_vector *s,
+                 gsl_vector *out);
+
 /* w -> an empty cache for up to T_max tokens, or NULL */
 gpt_cache *gpt_cache_new(const gpt_weights *w);
 void gpt_cache_free(gpt_cache *c);
