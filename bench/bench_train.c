@@ -17,7 +17,12 @@
  *   ms_optimiser,ms_step,tokens_per_s,peak_mb,gflops,peak_share,cpu_ms_step
  * the columns scripts/check_training.py --bench writes for PyTorch. cpu_ms_step
  * is the median CPU time of the process (all threads) per step: on a machine
- * shared with other work it counts the work, not the waiting. */
+ * shared with other work it counts the work, not the waiting.
+ *
+ * With --ablations, every ablation of chapter 14 (ablation32.h) is then timed
+ * on the float32 path the same way, each drawn at the run's seed, the full
+ * model first, and reported in lines of their own (not in the CSV) with its
+ * time as a share of that full model's. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -139,6 +144,50 @@ static timing time_float32(const sizes *s, const gpt_weights *w, gsl_rng *r)
     return t;
 }
 
+/* ablation a drawn at seed on the float32 path -> its timing */
+static timing time_ablation32(const sizes *s, ablation a, unsigned long seed, gsl_rng *r)
+{
+    gpt_shape shape = shape_of(s);
+    gsl_rng *draw = rng_new(seed);
+    ablated *f = draw ? ablated_new(a, &shape, draw) : NULL;
+    ablated32 *m = NULL;
+    adamw opt;
+    chapter_must(f ? ablated32_new(f, s->batch, s->context, &m) : INVENT_ENOMEM,
+                 "the float32 ablated model");
+    m->m->workers = (int)s->threads;
+    chapter_must(adamw_init(&opt, m->train, m->n_train, 0.1), "AdamW");
+    step_plan plan = {.model = m, .forward = ablated32_train_forward,
+                      .backward = ablated32_train_backward, .t = m->train, .count = m->n_train,
+                      .opt = &opt,
+                      .sch = {.peak = 1e-3, .floor = 1e-4, .warmup = 2, .decay = s->steps + 1},
+                      .clip = 1.0};
+    timing t = time_steps(s, &plan, r);
+    adamw_free(&opt);
+    ablated32_free(m);
+    ablated_free(f);
+    gsl_rng_free(draw);
+    return t;
+}
+
+/* every ablation on the float32 path, the full model first -> one line each */
+static void report_ablations(const invent_opts *o, const sizes *s, gsl_rng *r)
+{
+    double full = 0.0;
+    for (ablation a = ABL_FULL; a < ABL_COUNT; a++) {
+        if (a == ABL_ADDITIVE) {
+            report_line(o, "  C float32 ablation %-12s not on the float32 path yet",
+                        ablation_name(a));
+            continue;
+        }
+        timing t = time_ablation32(s, a, o->seed, r);
+        full = a == ABL_FULL ? t.step : full;
+        report_line(o, "  C float32 ablation %-12s %7.1f ms a step (forward %.1f, backward %.1f, "
+                       "optimiser %.1f), %.2f of the full model's; %.1f ms of CPU a step",
+                    ablation_name(a), 1e3 * t.step, 1e3 * t.part[0], 1e3 * t.part[1],
+                    1e3 * t.part[2], t.step / full, 1e3 * t.cpu);
+    }
+}
+
 /* the float64 path on w -> its timing */
 static timing time_float64(const sizes *s, gpt_weights *w, gsl_rng *r)
 {
@@ -162,7 +211,7 @@ static timing time_float64(const sizes *s, gpt_weights *w, gsl_rng *r)
     return t;
 }
 
-static int run(const invent_opts *o, const sizes *s, int with64)
+static int run(const invent_opts *o, const sizes *s, int with64, int ablations)
 {
     gpt_shape shape = shape_of(s);
     openblas_set_num_threads((int)s->threads);
@@ -182,6 +231,8 @@ static int run(const invent_opts *o, const sizes *s, int with64)
         timing t64 = time_float64(s, w, r);
         report_timing(o, s, "float64", label, &t64, peak);
     }
+    if (ablations)
+        report_ablations(o, s, r);
     gpt_free(w);
     gsl_rng_free(r);
     return 0;
@@ -191,7 +242,7 @@ int main(int argc, char **argv)
 {
     sizes s = {.layers = 4, .heads = 4, .dim = 128, .context = 64, .batch = 12, .steps = 10,
                .threads = 2, .vocab = 114};
-    int no64 = 0;
+    int no64 = 0, ablations = 0;
     const cli_option options[] = {
         {"layers", CLI_SIZE, &s.layers, 1, 12, "blocks L"},
         {"heads", CLI_SIZE, &s.heads, 1, 16, "heads H (dividing the width)"},
@@ -202,6 +253,8 @@ int main(int argc, char **argv)
         {"steps", CLI_SIZE, &s.steps, 5, 1000, "timed steps (after one untimed), at least 5"},
         {"threads", CLI_SIZE, &s.threads, 1, 64, "threads (OpenBLAS's and the attention's)"},
         {"no-float64", CLI_FLAG, &no64, 0, 1, "time the float32 path only"},
+        {"ablations", CLI_FLAG, &ablations, 0, 1,
+         "also time chapter 14's ablations on the float32 path"},
     };
     const cli_spec spec = {"bench-train", "Time training steps of chapter 13's model in C.",
                            options, (int)(sizeof options / sizeof options[0])};
@@ -217,5 +270,5 @@ int main(int argc, char **argv)
     if (rc != CLI_RUN)
         return rc;
     rc = chapter_start(&o, "Training step of chapter 13's model, timed");
-    return rc != CLI_RUN ? rc : run(&o, &s, !no64);
+    return rc != CLI_RUN ? rc : run(&o, &s, !no64, ablations);
 }

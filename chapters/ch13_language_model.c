@@ -912,7 +912,7 @@ static void setup(run *r, const corpus *text)
     r->starts = SCOPE_KEEP(r->sc, calloc(B, sizeof(size_t)), free);
     r->valid = SCOPE_KEEP(r->sc, calloc(s->windows, sizeof(size_t)), free);
     r->train = SCOPE_KEEP(r->sc, calloc(s->windows, sizeof(size_t)), free);
-    chapter_must(corpus_draw(text, CORPUS_VALID, s->windows, T, windows, r->valid),
+    chapter_must(corpus_draw(text, CORPUS_HELDOUT, s->windows, T, windows, r->valid),
                  "drawing validation windows");
     chapter_must(corpus_draw(text, CORPUS_TRAIN, s->windows, T, windows, r->train),
                  "drawing training windows");

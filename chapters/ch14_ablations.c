@@ -700,7 +700,7 @@ static void setup(run *r)
     gsl_rng *windows = scope_keep_rng(r->sc, rng_new(r->o->seed + 1000));
     r->valid = SCOPE_KEEP(r->sc, calloc(s->windows, sizeof(size_t)), free);
     r->train = SCOPE_KEEP(r->sc, calloc(s->windows, sizeof(size_t)), free);
-    chapter_must(corpus_draw(r->text, CORPUS_VALID, s->windows, s->context, windows, r->valid),
+    chapter_must(corpus_draw(r->text, CORPUS_HELDOUT, s->windows, s->context, windows, r->valid),
                  "drawing validation windows");
     chapter_must(corpus_draw(r->text, CORPUS_TRAIN, s->windows, s->context, windows, r->train),
                  "drawing training windows");

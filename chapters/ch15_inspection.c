@@ -677,7 +677,7 @@ static void setup(run *r)
     const settings *s = r->s;
     gsl_rng *windows = scope_keep_rng(r->sc, rng_new(r->o->seed + 1000));
     r->valid = SCOPE_KEEP(r->sc, calloc(s->windows, sizeof(size_t)), free);
-    chapter_must(corpus_draw(r->text, CORPUS_VALID, s->windows, s->context, windows, r->valid),
+    chapter_must(corpus_draw(r->text, CORPUS_HELDOUT, s->windows, s->context, windows, r->valid),
                  "drawing validation windows");
     r->shuffled = shuffled_copy(r->sc, r->text, r->o->seed + 3000);
     r->L = s->layers, r->H = s->heads, r->d = s->dim;

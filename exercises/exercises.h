@@ -61,6 +61,10 @@ int ex12b_adam_step(adam *opt, param_set *ps);
 int ex13_cached_head(gsl_matrix *K, gsl_matrix *V, size_t *len, const gsl_vector *q,
                      const gsl_vector *k, const gsl_vector *v, gsl_vector *out);
 
+/* 14. a, b: (n) paired losses -> *iv: mean(a - b), se, Student-t interval; *verdict vs m */
+int ex14_paired_verdict(const gsl_vector *a, const gsl_vector *b, double level, double margin,
+                        paired_interval *iv, paired_verdict *verdict);
+
 /* 15. A: (T, T) weights, x: (T) -> *score: the mean weight on keys after the query's token */
 int ex15_prefix_matching(const gsl_matrix *A, const size_t *x, size_t from, double *score);
 

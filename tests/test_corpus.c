@@ -48,7 +48,7 @@ static void write_file(const char *path, const char *text)
 
 TestSuite(corpus, .init = make_dir, .fini = remove_dir);
 
-Test(corpus, alphabet_tokens_and_a_ninety_ten_split)
+Test(corpus, alphabet_and_tokens)
 {
     write_file(file, "abracadabra abracadabra");
     corpus *c;
@@ -58,8 +58,68 @@ Test(corpus, alphabet_tokens_and_a_ninety_ten_split)
     cr_assert_eq(c->symbols[0], ' ');
     cr_assert_eq(c->tokens[0], 1);
     cr_assert_eq(c->index['z'], -1);
-    cr_assert_eq(c->n_train, 21);
-    cr_assert_eq(corpus_part_len(c, CORPUS_VALID), 2);
+    corpus_free(c);
+}
+
+/* the part's text, decoded -> out (NUL-terminated, at most cap - 1 bytes) */
+static void part_text(const corpus *c, corpus_part part, char *out, size_t cap)
+{
+    size_t len = corpus_part_len(c, part), at = corpus_part_start(c, part);
+    cr_assert_lt(len, cap);
+    for (size_t i = 0; i < len; i++)
+        out[i] = (char)c->symbols[c->tokens[at + i]];
+    out[len] = 0;
+}
+
+/* count fortunes "q<i>" separated by lines "%" -> file */
+static void write_fortunes(size_t count)
+{
+    char text[1024] = "";
+    for (size_t i = 0; i < count; i++)
+        snprintf(text + strlen(text), sizeof text - strlen(text), "q%zu\n%%\n", i);
+    write_file(file, text);
+}
+
+Test(corpus, every_tenth_fortune_is_held_out_and_every_fifth_of_ten_validates)
+{
+    write_fortunes(30);
+    corpus *c;
+    cr_assert_eq(corpus_load(file, &c), INVENT_OK);
+    char held[256], valid[256], train[512];
+    part_text(c, CORPUS_HELDOUT, held, sizeof held);
+    part_text(c, CORPUS_VALID, valid, sizeof valid);
+    part_text(c, CORPUS_TRAIN, train, sizeof train);
+    cr_assert_eq(c->pieces, 30);
+    /* from the whole text, not its end: the near miss (the last 10% held out) gives q27-q29 */
+    cr_assert_str_eq(held, "q9\n%\nq19\n%\nq29\n%\n");
+    cr_assert_str_eq(valid, "q4\n%\nq14\n%\nq24\n%\n");
+    cr_assert(strncmp(train, "q0\n%\nq1\n%\nq2\n%\nq3\n%\nq5\n", 19) == 0);
+    cr_assert_eq(corpus_part_len(c, CORPUS_TRAIN) + corpus_part_len(c, CORPUS_VALID) +
+                     corpus_part_len(c, CORPUS_HELDOUT), c->n);
+    corpus_free(c);
+}
+
+Test(corpus, a_text_of_few_pieces_is_cut_into_lines_then_into_equal_parts)
+{
+    char text[256] = "";
+    for (int i = 0; i < 20; i++)
+        snprintf(text + strlen(text), sizeof text - strlen(text), "l%d\n", i);
+    write_file(file, text); /* no "%" and no empty line: one paragraph of 20 lines */
+    corpus *c;
+    cr_assert_eq(corpus_load(file, &c), INVENT_OK);
+    char held[64];
+    part_text(c, CORPUS_HELDOUT, held, sizeof held);
+    cr_assert_eq(c->pieces, 20);
+    cr_assert_str_eq(held, "l9\nl19\n");
+    corpus_free(c);
+    write_file(file, "0123456789abcdefghijklmnopqrstuvwxyzABCD"); /* one line of 40 */
+    cr_assert_eq(corpus_load(file, &c), INVENT_OK);
+    part_text(c, CORPUS_HELDOUT, held, sizeof held);
+    cr_assert_str_eq(held, "ijCD"); /* the 10th and 20th cuts of 2 characters */
+    size_t starts[8];
+    cr_assert_eq(corpus_tile(c, CORPUS_HELDOUT, 1, 8, starts), 3);
+    cr_assert_eq(starts[2], c->n_train + c->n_valid + 2);
+    cr_assert_eq(corpus_tile(c, CORPUS_TRAIN, 5, 2, starts), 2); /* at most max */
     corpus_free(c);
 }
 
@@ -148,18 +208,22 @@ Test(corpus, windows_stay_inside_their_part_and_targets_are_shifted)
 
 Test(corpus, ngram_losses_are_the_smoothed_counts)
 {
-    write_file(file, "abababababababababab"); /* train: 18 characters */
+    char text[128] = "";
+    for (int i = 0; i < 20; i++)
+        strcat(text, "ab\n"); /* 20 lines: 16 train, the 5th and 15th validate */
+    write_file(file, text);
     corpus *c;
     cr_assert_eq(corpus_load(file, &c), INVENT_OK);
+    cr_assert_eq(c->n_train, 48);
     ngram *uni, *bi;
     cr_assert_eq(ngram_count(c, 1, &uni), INVENT_OK);
     cr_assert_eq(ngram_count(c, 2, &bi), INVENT_OK);
     size_t start = 0;
-    /* unigram: 9 a and 9 b, so -log 1/2 whatever the target */
-    cr_assert_float_eq(ngram_loss(uni, c, &start, 1, 4, 1.0), log(2.0), 1e-12);
-    /* bigram: in training "ab" 9 times out of 9 a, "ba" 8 out of 8 b: (count + k)/(total + 2k) */
-    double want_ab = -log((9.0 + 0.5) / (9.0 + 1.0)), want_ba = -log((8.0 + 0.5) / (8.0 + 1.0));
-    cr_assert_float_eq(ngram_loss(bi, c, &start, 1, 2, 0.5), (want_ab + want_ba) / 2, 1e-12);
+    /* unigram: 16 of each of the 3 symbols, so -log 1/3 whatever the target */
+    cr_assert_float_eq(ngram_loss(uni, c, &start, 1, 4, 1.0), log(3.0), 1e-12);
+    /* bigram: in training "ab" 16 times out of 16 a, "b\n" 16 of 16 b: (count + k)/(total + 3k) */
+    double want = -log((16.0 + 0.5) / (16.0 + 1.5));
+    cr_assert_float_eq(ngram_loss(bi, c, &start, 1, 2, 0.5), want, 1e-12);
     ngram *four;
     cr_assert_eq(ngram_count(c, 4, &four), INVENT_ERANGE);
     cr_assert_null(four);

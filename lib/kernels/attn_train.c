@@ -9,9 +9,19 @@
 #include "vec_path.h"
 #include "workers.h"
 
+size_t attn_train_dk(const attn_train_shape *s)
+{
+    return s->dk ? s->dk : s->dh;
+}
+
+size_t attn_train_width(const attn_train_shape *s)
+{
+    return s->H * (2 * attn_train_dk(s) + s->dh);
+}
+
 size_t attn_train_scratch(const attn_train_shape *s, int workers)
 {
-    return (size_t)(workers > 0 ? workers : 1) * attn_train_per_worker(s->T, s->dh);
+    return (size_t)(workers > 0 ? workers : 1) * attn_train_per_worker(s->T, attn_train_dk(s), s->dh);
 }
 
 /* s, workers -> the job's common part, or INVENT_ERANGE */
@@ -22,10 +32,14 @@ static int job_open(const attn_train_shape *s, int workers, float *scratch, attn
     *path = vec_path_current(&status);
     if (!*path)
         return status;
-    if (s->B == 0 || s->T == 0 || s->H == 0 || s->dh == 0 || workers < 1)
+    if (s->B == 0 || s->T == 0 || s->H == 0 || s->dh == 0 || workers < 1 || !(s->scale >= 0.0f) ||
+        !isfinite(s->scale))
         return INVENT_ERANGE;
+    size_t dk = attn_train_dk(s);
     *j = (attn_train_job){.s = s, .tpad = (s->T + 15) / 16 * 16,
-                          .per_worker = attn_train_per_worker(s->T, s->dh), .scratch = scratch};
+                          .per_worker = attn_train_per_worker(s->T, dk, s->dh), .scratch = scratch,
+                          .dk = dk, .width = attn_train_width(s),
+                          .scale = s->scale > 0.0f ? s->scale : 1.0f / sqrtf((float)dk)};
     return INVENT_OK;
 }
 

@@ -25,7 +25,9 @@
 
 /* one item's pointers and buffers */
 typedef struct {
-    size_t T, C3, dh, tpad, see_future; /* see_future: 1 when no mask */
+    size_t T, C3, dqk, dh, tpad, see_future; /* C3: qkv's row; dqk, dh: the heads' sizes
+                                                (queries and keys, values); see_future: 1
+                                                when no mask */
     const float *q, *k, *v;               /* row 0 of head h in sequence b; rows C3 apart */
     float *kt, *vt, *dk, *dv, *s, *dp, *qs, *acc;
     float *ptile, *dstile; /* backward: (ATTN_TILE, ATTN_TILE) a tile's weights and dS */
@@ -34,16 +36,17 @@ typedef struct {
 INLINE head_view head_open(const attn_train_job *j, size_t item, int worker)
 {
     const attn_train_shape *s = j->s;
-    size_t b = item / s->H, h = item % s->H, C = s->H * s->dh, dh = s->dh, tp = j->tpad;
-    float *w = j->scratch + (size_t)worker * j->per_worker;
-    const float *base = j->qkv + b * s->T * 3 * C + h * dh;
-    return (head_view){.T = s->T, .C3 = 3 * C, .dh = dh, .tpad = tp,
-                       .see_future = (size_t)s->see_future, .q = base, .k = base + C,
-                       .v = base + 2 * C, .kt = w, .vt = w + dh * tp, .dk = w + 2 * dh * tp,
-                       .dv = w + 3 * dh * tp, .s = w + 4 * dh * tp, .dp = w + 4 * dh * tp + tp,
-                       .qs = w + 4 * dh * tp + 2 * tp, .acc = w + 4 * dh * tp + 2 * tp + dh,
-                       .ptile = w + 4 * dh * tp + 2 * tp + 2 * dh,
-                       .dstile = w + 4 * dh * tp + 2 * tp + 2 * dh + ATTN_TILE * ATTN_TILE};
+    size_t b = item / s->H, h = item % s->H, dqk = j->dk, dh = s->dh, tp = j->tpad;
+    float *w = j->scratch + (size_t)worker * j->per_worker, *rows = w + 2 * (dqk + dh) * tp;
+    const float *base = j->qkv + b * s->T * j->width;
+    return (head_view){.T = s->T, .C3 = j->width, .dqk = dqk, .dh = dh, .tpad = tp,
+                       .see_future = (size_t)s->see_future, .q = base + h * dqk,
+                       .k = base + (s->H + h) * dqk, .v = base + 2 * s->H * dqk + h * dh,
+                       .kt = w, .vt = w + dqk * tp, .dk = w + (dqk + dh) * tp,
+                       .dv = w + (2 * dqk + dh) * tp, .s = rows, .dp = rows + tp,
+                       .qs = rows + 2 * tp, .acc = rows + 2 * tp + dqk,
+                       .ptile = rows + 2 * tp + dqk + dh,
+                       .dstile = rows + 2 * tp + dqk + dh + ATTN_TILE * ATTN_TILE};
 }
 
 /* rows: (T, dh), C3 apart -> t: (dh, tpad), zero past T */
@@ -93,13 +96,13 @@ INLINE void row_products(const float *x, const float *t, size_t dh, size_t tpad,
 /* qs: (dh) the scaled query, keys j0 .. j0+n-1 -> s[0..n-1]: base-2 scores */
 INLINE void row_scores(const head_view *v, size_t j0, size_t n, float *s)
 {
-    row_products(v->qs, v->kt, v->dh, v->tpad, j0, n, s);
+    row_products(v->qs, v->kt, v->dqk, v->tpad, j0, n, s);
 }
 
 /* q: (dh) -> qs = q scale log2(e), so that scores come out in base 2 */
 INLINE void scale_query(const head_view *v, const float *q, float scale)
 {
-    for (size_t d = 0; d < v->dh; d++)
+    for (size_t d = 0; d < v->dqk; d++)
         v->qs[d] = q[d] * scale * LOG2E;
 }
 
@@ -146,10 +149,9 @@ static int TRAIN_FORWARD_ITEM(void *ctx, size_t item, int worker)
     head_view v = head_open(j, item, worker);
     const attn_train_shape *s = j->s;
     size_t b = item / s->H, h = item % s->H, C = s->H * s->dh;
-    float scale = 1.0f / sqrtf((float)s->dh);
-    transpose_rows(v.k, v.C3, v.T, v.dh, v.tpad, v.kt);
+    transpose_rows(v.k, v.C3, v.T, v.dqk, v.tpad, v.kt);
     for (size_t t = 0; t < v.T; t++)
-        forward_row(&v, t, scale, j->o + (b * s->T + t) * C + h * s->dh,
+        forward_row(&v, t, j->scale, j->o + (b * s->T + t) * C + h * s->dh,
                     j->l + (b * s->H + h) * s->T + t);
     return INVENT_OK;
 }
@@ -221,23 +223,24 @@ INLINE void tile_backward(const head_view *v, const tile_span *ts, float *dq, fl
     tile_grads(v, ts, scale);
     for (size_t r = 0; r < ts->nq; r++)
         add_rows(dq + (ts->q0 + r) * v->C3, v->dstile + r * ATTN_TILE, 1,
-                 v->k + ts->k0 * v->C3, v->C3, ts->nk, v->dh, scale);
+                 v->k + ts->k0 * v->C3, v->C3, ts->nk, v->dqk, scale);
     for (size_t i = 0; i < ts->nk; i++) {
-        add_rows(v->dk + (ts->k0 + i) * v->dh, v->dstile + i, ATTN_TILE, v->q + ts->q0 * v->C3,
-                 v->C3, ts->nq, v->dh, 1.0f);
+        add_rows(v->dk + (ts->k0 + i) * v->dqk, v->dstile + i, ATTN_TILE, v->q + ts->q0 * v->C3,
+                 v->C3, ts->nq, v->dqk, 1.0f);
         add_rows(v->dv + (ts->k0 + i) * v->dh, v->ptile + i, ATTN_TILE,
                  ts->dout + ts->q0 * ts->C, ts->C, ts->nq, v->dh, 1.0f);
     }
 }
 
-/* the item's dK, dV: (T, dh) -> added to its columns of dqkv, dK scaled */
-INLINE void add_key_value_grads(const head_view *v, float *dk_out, float scale)
+/* the item's dK: (T, dqk), dV: (T, dh) -> added to its columns of dqkv, dK scaled */
+INLINE void add_key_value_grads(const head_view *v, float *dk_out, float *dv_out, float scale)
 {
-    for (size_t i = 0; i < v->T; i++)
-        for (size_t d = 0; d < v->dh; d++) {
-            dk_out[i * v->C3 + d] += scale * v->dk[i * v->dh + d];
-            dk_out[i * v->C3 + v->C3 / 3 + d] += v->dv[i * v->dh + d];
-        }
+    for (size_t i = 0; i < v->T; i++) {
+        for (size_t d = 0; d < v->dqk; d++)
+            dk_out[i * v->C3 + d] += scale * v->dk[i * v->dqk + d];
+        for (size_t d = 0; d < v->dh; d++)
+            dv_out[i * v->C3 + d] += v->dv[i * v->dh + d];
+    }
 }
 
 static int TRAIN_BACKWARD_ITEM(void *ctx, size_t item, int worker)
@@ -245,12 +248,11 @@ static int TRAIN_BACKWARD_ITEM(void *ctx, size_t item, int worker)
     const attn_train_job *j = ctx;
     head_view v = head_open(j, item, worker);
     const attn_train_shape *s = j->s;
-    size_t b = item / s->H, h = item % s->H, C = s->H * s->dh, dh = s->dh;
-    float scale = 1.0f / sqrtf((float)dh);
-    transpose_rows(v.k, v.C3, v.T, dh, v.tpad, v.kt);
+    size_t b = item / s->H, h = item % s->H, C = s->H * s->dh, dh = s->dh, dqk = v.dqk;
+    transpose_rows(v.k, v.C3, v.T, dqk, v.tpad, v.kt);
     transpose_rows(v.v, v.C3, v.T, dh, v.tpad, v.vt);
-    memset(v.dk, 0, 2 * dh * v.tpad * sizeof(float)); /* dk and dv, side by side */
-    float *dq = j->dqkv + b * s->T * 3 * C + h * dh;
+    memset(v.dk, 0, (dqk + dh) * v.tpad * sizeof(float)); /* dk and dv, side by side */
+    float *row = j->dqkv + b * s->T * v.C3, *dq = row + h * dqk;
     tile_span ts = {.out = j->out + b * s->T * C + h * dh, .dout = j->dout + b * s->T * C + h * dh,
                     .lse = j->lse + (b * s->H + h) * s->T, .C = C};
     for (ts.q0 = 0; ts.q0 < v.T; ts.q0 += ATTN_TILE) {
@@ -258,10 +260,10 @@ static int TRAIN_BACKWARD_ITEM(void *ctx, size_t item, int worker)
         size_t keys = keys_seen(&v, ts.q0 + ts.nq - 1);
         for (ts.k0 = 0; ts.k0 < keys; ts.k0 += ATTN_TILE) {
             ts.nk = keys - ts.k0 < ATTN_TILE ? keys - ts.k0 : ATTN_TILE;
-            tile_backward(&v, &ts, dq, scale);
+            tile_backward(&v, &ts, dq, j->scale);
         }
     }
-    add_key_value_grads(&v, dq + C, scale);
+    add_key_value_grads(&v, row + (s->H + h) * dqk, row + 2 * s->H * dqk + h * dh, j->scale);
     return INVENT_OK;
 }
 

@@ -11,19 +11,22 @@
 
 typedef struct {
     const attn_train_shape *s;
-    const float *qkv, *out, *lse, *dout; /* (B, T, 3C), (B, T, C), (B, H, T), (B, T, C) */
+    const float *qkv, *out, *lse, *dout; /* (B, T, W), (B, T, C), (B, H, T), (B, T, C) */
     float *o, *l, *dqkv;                 /* the forward's outputs; the backward's */
     size_t tpad;                         /* T rounded up to 16: the transposed tiles' stride */
+    size_t dk, width;                    /* queries' and keys' head size, W = 2 H dk + C */
+    float scale;                         /* the scores' scale */
     size_t per_worker;                   /* floats of scratch per worker */
     float *scratch;
 } attn_train_job;
 
-/* T -> floats of one worker's scratch: K^T and V^T (dh, tpad), dK and dV
- * (T, dh), the row buffers and two (ATTN_TILE, ATTN_TILE) tiles */
-static inline size_t attn_train_per_worker(size_t T, size_t dh)
+/* T, dk, dh -> floats of one worker's scratch: K^T (dk, tpad), V^T (dh, tpad),
+ * dK (T, dk), dV (T, dh), the row buffers and two (ATTN_TILE, ATTN_TILE) tiles */
+static inline size_t attn_train_per_worker(size_t T, size_t dk, size_t dh)
 {
     size_t tpad = (T + 15) / 16 * 16;
-    return (4 * dh * tpad + 4 * tpad + 4 * dh + 2 * ATTN_TILE * ATTN_TILE + 15) / 16 * 16;
+    return (2 * (dk + dh) * tpad + 4 * tpad + 2 * (dk + dh) + 2 * ATTN_TILE * ATTN_TILE + 15) /
+           16 * 16;
 }
 
 #endif

@@ -337,8 +337,9 @@ int checkpoint_peek(const char *dir, gpt_shape *shape, unsigned char *symbols, s
         status = INVENT_EFORMAT;
     if (status != INVENT_OK)
         return status;
-    *shape = (gpt_shape){(size_t)f[0], (size_t)f[1], (size_t)f[2], (size_t)f[3],
-                         (size_t)f[4], (size_t)f[5], f[6] != 0.0 ? BLOCK_POST_NORM : BLOCK_PRE_NORM};
+    *shape = (gpt_shape){.vocab = (size_t)f[0], .context = (size_t)f[1], .dim = (size_t)f[2],
+                         .heads = (size_t)f[3], .layers = (size_t)f[4], .hidden = (size_t)f[5],
+                         .norm = f[6] != 0.0 ? BLOCK_POST_NORM : BLOCK_PRE_NORM};
     for (size_t k = 0; k < nv; k++)
         symbols[k] = (unsigned char)v[k];
     *vocab = nv;

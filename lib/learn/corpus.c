@@ -122,6 +122,67 @@ static int append_folder(buffer *b, int dir, size_t *files)
     return status;
 }
 
+/* Where piece i of the text goes: every tenth piece (the tenth, twentieth, ...) to
+ * the held-out part, the fifth of every ten to validation, the rest to training. */
+static corpus_part part_of_piece(size_t i)
+{
+    return i % 10 == 9 ? CORPUS_HELDOUT : i % 10 == 4 ? CORPUS_VALID : CORPUS_TRAIN;
+}
+
+/* bytes: (n) -> ends: the end of each piece (at most n entries), their count: a piece ends
+ * after a line that is "%" (the fortunes' separator) or empty (a paragraph) when
+ * whole_lines is 0, after every line when 1 */
+static size_t find_pieces(const unsigned char *bytes, size_t n, int whole_lines, size_t *ends)
+{
+    size_t count = 0, line = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (bytes[i] != '\n')
+            continue;
+        size_t len = i - line;
+        if (whole_lines || len == 0 || (len == 1 && bytes[line] == '%'))
+            ends[count++] = i + 1;
+        line = i + 1;
+    }
+    if (count == 0 || ends[count - 1] != n)
+        ends[count++] = n;
+    return count;
+}
+
+/* bytes: (n) -> the ends of at least CORPUS_MIN_PIECES pieces: fortunes or paragraphs,
+ * else lines, else equal cuts of the bytes (a text of one line) */
+static size_t cut_pieces(const unsigned char *bytes, size_t n, size_t *ends)
+{
+    size_t count = find_pieces(bytes, n, 0, ends);
+    if (count < CORPUS_MIN_PIECES)
+        count = find_pieces(bytes, n, 1, ends);
+    if (count < CORPUS_MIN_PIECES && n >= CORPUS_MIN_PIECES) {
+        count = CORPUS_MIN_PIECES;
+        for (size_t i = 0; i < count; i++)
+            ends[i] = (i + 1) * n / count;
+    }
+    return count;
+}
+
+/* c->n bytes -> out: the same bytes with the pieces regrouped part by part (training,
+ * validation, held-out), each part in the text's order; c->n_train, n_valid, pieces set */
+static int split_by_piece(corpus *c, const unsigned char *bytes, unsigned char *out)
+{
+    size_t *ends = malloc((c->n + 1) * sizeof *ends);
+    if (!ends)
+        return INVENT_ENOMEM;
+    c->pieces = cut_pieces(bytes, c->n, ends);
+    size_t at = 0, len[3] = {0};
+    for (corpus_part part = CORPUS_TRAIN; part <= CORPUS_HELDOUT; part++)
+        for (size_t i = 0, start = 0; i < c->pieces; start = ends[i++])
+            if (part_of_piece(i) == part) {
+                memcpy(out + at, bytes + start, ends[i] - start);
+                at += ends[i] - start, len[part] += ends[i] - start;
+            }
+    free(ends);
+    c->n_train = len[CORPUS_TRAIN], c->n_valid = len[CORPUS_VALID];
+    return INVENT_OK;
+}
+
 /* c->tokens <- bytes through the alphabet of the bytes present */
 static void build_alphabet(corpus *c, const unsigned char *bytes)
 {
@@ -161,13 +222,19 @@ int corpus_load(const char *path, corpus **out)
         status = INVENT_EFORMAT;
     else if (status == INVENT_OK && !c)
         status = INVENT_ENOMEM;
+    unsigned char *split = status == INVENT_OK ? malloc(b.n) : NULL;
     if (status == INVENT_OK) {
-        /* the bytes are recoded in place: the buffer becomes the token array */
-        *c = (corpus){.tokens = b.bytes, .n = b.n, .n_train = b.n - b.n / 10, .files = files};
-        build_alphabet(c, b.bytes);
+        *c = (corpus){.tokens = split, .n = b.n, .files = files};
+        status = split ? split_by_piece(c, b.bytes, split) : INVENT_ENOMEM;
+    }
+    if (status == INVENT_OK) {
+        /* the regrouped bytes are recoded in place: they become the token array */
+        build_alphabet(c, split);
+        free(b.bytes);
         *out = c;
         return INVENT_OK;
     }
+    free(split);
     int keep = errno;
     free(b.bytes);
     free(c);
@@ -185,12 +252,23 @@ void corpus_free(corpus *c)
 
 size_t corpus_part_start(const corpus *c, corpus_part part)
 {
-    return part == CORPUS_TRAIN ? 0 : c->n_train;
+    return part == CORPUS_TRAIN ? 0 : part == CORPUS_VALID ? c->n_train : c->n_train + c->n_valid;
 }
 
 size_t corpus_part_len(const corpus *c, corpus_part part)
 {
-    return part == CORPUS_TRAIN ? c->n_train : c->n - c->n_train;
+    return part == CORPUS_TRAIN ? c->n_train
+         : part == CORPUS_VALID ? c->n_valid
+                                : c->n - c->n_train - c->n_valid;
+}
+
+size_t corpus_tile(const corpus *c, corpus_part part, size_t T, size_t max, size_t *starts)
+{
+    size_t len = corpus_part_len(c, part), count = T ? (len > 0 ? (len - 1) / T : 0) : 0;
+    count = count < max ? count : max;
+    for (size_t i = 0; i < count; i++)
+        starts[i] = corpus_part_start(c, part) + i * T;
+    return count;
 }
 
 int corpus_draw(const corpus *c, corpus_part part, size_t B, size_t T, gsl_rng *r,

@@ -6,8 +6,10 @@
 #define INVENT_LAYER_LEARN_H
 
 #include "ablation.h"
+#include "ablation32.h"
 #include "adam.h"
 #include "adamw.h"
+#include "budget_share.h"
 #include "checkpoint.h"
 #include "circuits.h"
 #include "corpus.h"
@@ -24,8 +26,11 @@
 #include "learn_recall.h"
 #include "learn_score.h"
 #include "ngram.h"
+#include "paired.h"
 #include "params.h"
 #include "probe.h"
+#include "recurrent32.h"
+#include "recurrent_size.h"
 #include "rnn_lm.h"
 #include "sample.h"
 #include "schedule.h"

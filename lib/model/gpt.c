@@ -14,10 +14,25 @@
 #include "xent.h"
 
 #define GPT_BLOCK_TENSORS BLOCK_TENSORS
+#define GPT2_SD 0.02 /* GPT-2's standard deviation of every weight matrix */
 
 size_t gpt_tensor_count(const gpt_shape *s)
 {
     return 2 + GPT_BLOCK_TENSORS * s->layers + 4;
+}
+
+/* GPT-2's draw (Radford et al., 2019, as nanoGPT writes it): every matrix of block b
+ * N(0, 0.02^2), the two that write into the residual stream (W_o, W2) at 0.02 / sqrt(2L),
+ * so that the stream's variance after L blocks does not grow with the depth */
+static void draw_block_gpt2(block_weights *b, size_t layers, gsl_rng *r)
+{
+    double residual = GPT2_SD / sqrt(2.0 * (double)layers);
+    rng_fill_gaussian(b->attn->Wq, r, GPT2_SD);
+    rng_fill_gaussian(b->attn->Wk, r, GPT2_SD);
+    rng_fill_gaussian(b->attn->Wv, r, GPT2_SD);
+    rng_fill_gaussian(b->attn->Wo, r, residual);
+    rng_fill_gaussian(b->mlp->W1, r, GPT2_SD);
+    rng_fill_gaussian(b->mlp->W2, r, residual);
 }
 
 gpt_weights *gpt_new(const gpt_shape *s, gsl_rng *r)
@@ -34,16 +49,18 @@ gpt_weights *gpt_new(const gpt_shape *s, gsl_rng *r)
         return NULL;
     }
     w->shape = *s;
-    w->E = mat_gaussian(s->vocab, s->dim, 1.0, draw);
-    w->P = mat_gaussian(s->context, s->dim, 1.0, draw);
+    w->E = mat_gaussian(s->vocab, s->dim, GPT2_SD, draw);
+    w->P = mat_gaussian(s->context, s->dim, s->unit_positions ? 1.0 : GPT2_SD, draw);
     w->blocks = calloc(s->layers, sizeof *w->blocks);
     int ok = w->E && w->P && w->blocks;
     for (size_t l = 0; ok && l < s->layers; l++)
-        if ((ok = (w->blocks[l] = block_new(s->dim, s->heads, s->hidden, draw)) != NULL))
+        if ((ok = (w->blocks[l] = block_new(s->dim, s->heads, s->hidden, draw)) != NULL)) {
             w->blocks[l]->norm = s->norm;
+            draw_block_gpt2(w->blocks[l], s->layers, draw);
+        }
     w->gamma = gsl_vector_alloc(s->dim);
     w->beta = gsl_vector_calloc(s->dim);
-    w->Wout = mat_gaussian(s->vocab, s->dim, 0.02, draw);
+    w->Wout = mat_gaussian(s->vocab, s->dim, GPT2_SD, draw);
     w->bout = gsl_vector_calloc(s->vocab);
     if (!r)
         gsl_rng_free(draw);

@@ -26,6 +26,8 @@ typedef struct {
     size_t layers;   /* L */
     size_t hidden;   /* m: the MLP's hidden units */
     block_norm norm; /* pre-norm or post-norm blocks */
+    int unit_positions; /* 1: positions drawn N(0, 1), as this library drew them before
+                         * GPT-2's draw (chapter 14 keeps it as a row); 0: GPT-2's */
 } gpt_shape;
 
 typedef struct {
@@ -37,8 +39,9 @@ typedef struct {
     gsl_vector *bout;            /* (V) */
 } gpt_weights;
 
-/* shape, r -> weights: E, P ~ N(0, 1) (as torch.nn.Embedding draws them), the blocks as
- * block_new draws them, W_out ~ N(0, 0.02^2) (GPT-2), zero biases, unit gains; r NULL:
+/* shape, r -> weights drawn as GPT-2 draws them (Radford et al., 2019): E, P, W_out and
+ * every block's matrices ~ N(0, 0.02^2), except the residual projections W_o and W2 at
+ * 0.02 / sqrt(2L) (P ~ N(0, 1) with unit_positions); zero biases, unit gains; r NULL:
  * every entry 0 (room for gradients or moments); NULL on no memory or sizes
  * that do not fit */
 gpt_weights *gpt_new(const gpt_shape *shape, gsl_rng *r);

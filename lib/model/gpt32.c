@@ -1,5 +1,6 @@
 #include "gpt32.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,7 +13,7 @@
 /* One layer's activations, (B*T) rows each, and the final ones. */
 typedef struct {
     float *out1, *mean1, *rstd1; /* norm 1: (n, C), (n), (n) */
-    float *qkv;                  /* (n, 3C) */
+    float *qkv;                  /* (n, W): queries, keys, values (attn_train_width) */
     float *atty;                 /* (n, C) the heads' outputs, concatenated */
     float *lse;                  /* (B, H, T) each query's log-sum-exp (base 2) */
     float *A;                    /* (n, C) after W_o */
@@ -30,7 +31,7 @@ struct gpt32_acts {
     float *logits, *probs;        /* (n, V) */
     double *row_loss;             /* (n) each position's loss */
     float *dX, *dX2, *dR1, *dH, *dN, *datty; /* (n, C) each: gradients on the way back */
-    float *dqkv, *dF, *dZ;        /* (n, 3C), (n, m), (n, m) */
+    float *dqkv, *dF, *dZ;        /* (n, W), (n, m), (n, m) */
     float *dlogits;               /* (n, V) */
     float *attn;                  /* the attention's scratch */
     linear32_ctx mm;              /* the products' scratch and threads */
@@ -45,17 +46,24 @@ static float *carve(float *base, size_t *at, size_t count)
     return p;
 }
 
+static attn_train_shape attn_shape_of(const gpt32 *m)
+{
+    return (attn_train_shape){m->B, m->T, m->shape.heads, m->shape.dim / m->shape.heads,
+                              m->see_future, m->v.dk, m->v.scale};
+}
+
 /* every activation array of m carved from base (NULL: only counted) -> floats used */
 static size_t carve_acts(gpt32 *m, gpt32_acts *a, float *base)
 {
     const gpt_shape *s = &m->shape;
     size_t n = m->B * m->T, C = s->dim, L = s->layers, at = 0, hid = s->hidden;
-    attn_train_shape as = {m->B, m->T, s->heads, C / s->heads, 0};
+    attn_train_shape as = attn_shape_of(m);
+    size_t W = attn_train_width(&as);
     a->X = carve(base, &at, (L + 1) * n * C);
     for (size_t l = 0; l < L; l++) {
         layer_acts *la = &a->layer[l];
         la->out1 = carve(base, &at, n * C), la->mean1 = carve(base, &at, n);
-        la->rstd1 = carve(base, &at, n), la->qkv = carve(base, &at, 3 * n * C);
+        la->rstd1 = carve(base, &at, n), la->qkv = carve(base, &at, n * W);
         la->atty = carve(base, &at, n * C), la->lse = carve(base, &at, n * s->heads);
         la->A = carve(base, &at, n * C), la->R1 = carve(base, &at, n * C);
         la->out2 = carve(base, &at, n * C), la->mean2 = carve(base, &at, n);
@@ -70,10 +78,10 @@ static size_t carve_acts(gpt32 *m, gpt32_acts *a, float *base)
     float **d[] = {&a->dX, &a->dX2, &a->dR1, &a->dH, &a->dN, &a->datty};
     for (size_t k = 0; k < sizeof d / sizeof d[0]; k++)
         *d[k] = carve(base, &at, n * C);
-    a->dqkv = carve(base, &at, 3 * n * C);
+    a->dqkv = carve(base, &at, n * W);
     a->dF = carve(base, &at, n * hid), a->dZ = carve(base, &at, n * hid);
     a->attn = carve(base, &at, attn_train_scratch(&as, m->workers));
-    size_t widest = 3 * C > hid ? 3 * C : hid; /* every product's N, and K but n */
+    size_t widest = W > hid ? W : hid; /* every product's N, and K but n */
     widest = widest > s->vocab ? widest : s->vocab;
     a->mm.scratch = carve(base, &at, gemm32_scratch(widest, n > widest ? n : widest));
     a->mm.workers = m->workers;
@@ -109,23 +117,44 @@ static void acts_free(gpt32_acts *a)
 
 gpt32 *gpt32_new(const gpt_shape *s, size_t B, size_t T)
 {
+    return gpt32_new_variant(s, &(gpt32_variant){0}, B, T);
+}
+
+/* t: gpt_layout(s)'s list -> every block's W_q and W_k given H dk rows; -> numbers in all */
+static size_t widen_layout(const gpt_shape *s, size_t dk, tensor_ref *t)
+{
+    size_t n = 0, count = gpt_tensor_count(s);
+    for (size_t l = 0; dk && l < s->layers; l++)
+        for (size_t k = 2 + BLOCK_TENSORS * l; k < 4 + BLOCK_TENSORS * l; k++)
+            t[k].shape[0] = s->heads * dk, t[k].size = s->heads * dk * s->dim;
+    for (size_t k = 0; k < count; k++)
+        n += t[k].size;
+    return n;
+}
+
+gpt32 *gpt32_new_variant(const gpt_shape *s, const gpt32_variant *v, size_t B, size_t T)
+{
     int workers;
     if (s->heads == 0 || s->dim % s->heads != 0 || s->vocab == 0 || s->layers == 0 ||
-        s->hidden == 0 || B == 0 || T == 0 || T > s->context || workers_get(&workers) != 0)
+        s->hidden == 0 || B == 0 || T == 0 || T > s->context || v->score != GPT32_DOT ||
+        !(v->scale >= 0.0f) || !isfinite(v->scale) || workers_get(&workers) != 0)
         return NULL;
     gpt32 *m = calloc(1, sizeof *m);
     if (!m)
         return NULL;
-    *m = (gpt32){.shape = *s, .B = B, .T = T, .count = gpt_tensor_count(s),
-                 .n = gpt_param_count(s), .eps = 1e-5f, .workers = workers};
+    *m = (gpt32){.shape = *s, .B = B, .T = T, .count = gpt_tensor_count(s), .eps = 1e-5f,
+                 .v = *v, .workers = workers};
     m->t = calloc(m->count, sizeof *m->t);
-    m->params = calloc(m->n, sizeof(float));
-    m->grads = calloc(m->n, sizeof(float));
+    if (m->t) {
+        gpt_layout(s, m->t);
+        m->n = widen_layout(s, v->dk, m->t);
+    }
+    m->params = m->t ? calloc(m->n, sizeof(float)) : NULL;
+    m->grads = m->t ? calloc(m->n, sizeof(float)) : NULL;
     if (!m->t || !m->params || !m->grads || !(m->a = acts_new(m))) {
         gpt32_free(m);
         return NULL;
     }
-    gpt_layout(s, m->t);
     for (size_t k = 0, at = 0; k < m->count; at += m->t[k].size, k++)
         m->t[k].value32 = m->params + at, m->t[k].grad32 = m->grads + at;
     return m;
@@ -156,6 +185,9 @@ int gpt32_from64(gpt32 *m, const gpt_weights *w)
     tensor_ref t[m->count];
     gpt_tensors((gpt_weights *)w, NULL, t);
     for (size_t k = 0; k < m->count; k++)
+        if (t[k].size != m->t[k].size)
+            return INVENT_ESHAPE;
+    for (size_t k = 0; k < m->count; k++)
         for (size_t i = 0; i < t[k].size; i++)
             m->t[k].value32[i] = (float)t[k].value[i];
     return INVENT_OK;
@@ -168,6 +200,9 @@ int gpt32_to64(const gpt32 *m, gpt_weights *w)
     tensor_ref t[m->count];
     gpt_tensors(w, NULL, t);
     for (size_t k = 0; k < m->count; k++)
+        if (t[k].size != m->t[k].size)
+            return INVENT_ESHAPE;
+    for (size_t k = 0; k < m->count; k++)
         for (size_t i = 0; i < t[k].size; i++)
             t[k].value[i] = (double)m->t[k].value32[i];
     return INVENT_OK;
@@ -176,6 +211,11 @@ int gpt32_to64(const gpt32 *m, gpt_weights *w)
 const float *gpt32_logits(const gpt32 *m)
 {
     return m->a->logits;
+}
+
+const double *gpt32_token_losses(const gpt32 *m)
+{
+    return m->a->row_loss;
 }
 
 /* *status <- next, unless it already holds an error */
@@ -198,27 +238,24 @@ static block32 block_of(const gpt32 *m, size_t l, int grad)
     return (block32){p[0], p[3], p[4], p[5], p[6], p[7], p[8], p[9], p[10], p[11]};
 }
 
-static attn_train_shape attn_shape_of(const gpt32 *m)
-{
-    return (attn_train_shape){m->B, m->T, m->shape.heads, m->shape.dim / m->shape.heads,
-                              m->see_future};
-}
-
 /* in: (n, C) -> la->A: the attention sublayer of block l on in */
 static int attention_forward(gpt32 *m, const block32 *w, layer_acts *la, const float *in)
 {
     size_t n = m->B * m->T, C = m->shape.dim;
     attn_train_shape as = attn_shape_of(m);
-    int status = linear32_forward(&m->a->mm, n, C, 3 * C, in, w->Wqkv, NULL, la->qkv);
+    int status = linear32_forward(&m->a->mm, n, C, attn_train_width(&as), in, w->Wqkv, NULL,
+                                  la->qkv);
     keep(&status, attn_train_forward(&as, la->qkv, la->atty, la->lse, m->a->attn, m->workers));
     keep(&status, linear32_forward(&m->a->mm, n, C, C, la->atty, w->Wo, NULL, la->A));
     return status;
 }
 
-/* h: (n, C) -> la->M: the MLP of block l on h */
+/* h: (n, C) -> la->M: the MLP of block l on h (0, never written, without MLPs) */
 static int mlp_forward32(const gpt32 *m, const block32 *w, layer_acts *la, const float *h)
 {
     size_t n = m->B * m->T, C = m->shape.dim, hid = m->shape.hidden;
+    if (m->v.no_mlp)
+        return INVENT_OK;
     int status = linear32_forward(&m->a->mm, n, C, hid, h, w->W1, w->b1, la->Z);
     relu32_forward(&m->a->mm, n, hid, la->Z, la->F);
     keep(&status, linear32_forward(&m->a->mm, n, hid, C, la->F, w->W2, w->b2, la->M));
@@ -283,19 +320,22 @@ static int attention_backward(gpt32 *m, size_t l, const float *in, const float *
     layer_acts *la = &m->a->layer[l];
     gpt32_acts *a = m->a;
     attn_train_shape as = attn_shape_of(m);
+    size_t W = attn_train_width(&as);
     memset(a->datty, 0, n * C * sizeof(float));
-    memset(a->dqkv, 0, 3 * n * C * sizeof(float));
+    memset(a->dqkv, 0, n * W * sizeof(float));
     int status = linear32_backward(&a->mm, n, C, C, la->atty, w.Wo, dA, a->datty, g.Wo, NULL);
     keep(&status, attn_train_backward(&as, la->qkv, la->atty, la->lse, a->datty, a->dqkv,
                                       a->attn, m->workers));
-    keep(&status, linear32_backward(&a->mm, n, C, 3 * C, in, w.Wqkv, a->dqkv, dIn, g.Wqkv, NULL));
+    keep(&status, linear32_backward(&a->mm, n, C, W, in, w.Wqkv, a->dqkv, dIn, g.Wqkv, NULL));
     return status;
 }
 
-/* dM: (n, C) at the MLP's output, h: its input -> dH: (n, C) += */
+/* dM: (n, C) at the MLP's output, h: its input -> dH: (n, C) += (nothing without MLPs) */
 static int mlp_backward32(gpt32 *m, size_t l, const float *h, const float *dM, float *dH)
 {
     size_t n = m->B * m->T, C = m->shape.dim, hid = m->shape.hidden;
+    if (m->v.no_mlp)
+        return INVENT_OK;
     block32 w = block_of(m, l, 0), g = block_of(m, l, 1);
     layer_acts *la = &m->a->layer[l];
     memset(m->a->dF, 0, n * hid * sizeof(float));

@@ -1,0 +1,39 @@
+/* Mutant: the unpaired (Welch) interval: the spreads of a and b apart. Expect: treated as unpaired (Welch) */
+#include <math.h>
+
+#include <gsl/gsl_cdf.h>
+
+#include "exercises.h"
+
+int ex14_paired_verdict(const gsl_vector *a, const gsl_vector *b, double level, double margin,
+                        paired_interval *iv, paired_verdict *verdict)
+{
+    size_t n = a->size;
+    if (b->size != n)
+        return INVENT_ESHAPE;
+    if (n < 2 || !(level > 0.0 && level < 1.0) || !(margin > 0.0) || !isfinite(margin))
+        return INVENT_ERANGE;
+    double ma = 0.0, mb = 0.0, va = 0.0, vb = 0.0;
+    for (size_t i = 0; i < n; i++)
+        ma += gsl_vector_get(a, i) / (double)n, mb += gsl_vector_get(b, i) / (double)n;
+    for (size_t i = 0; i < n; i++) {
+        double ea = gsl_vector_get(a, i) - ma, eb = gsl_vector_get(b, i) - mb;
+        va += ea * ea / (double)(n - 1) / (double)n, vb += eb * eb / (double)(n - 1) / (double)n;
+    }
+    double mean = ma - mb, se = sqrt(va + vb);
+    double df = (va + vb) * (va + vb) * (double)(n - 1) / (va * va + vb * vb);
+    double t = gsl_cdf_tdist_Pinv(1.0 - (1.0 - level) / 2.0, df);
+    double lo = mean - t * se, hi = mean + t * se;
+    if (!isfinite(lo) || !isfinite(hi))
+        return INVENT_ERANGE;
+    *iv = (paired_interval){.mean = mean, .se = se, .lo = lo, .hi = hi};
+    if (lo > margin)
+        *verdict = PAIRED_COSTS;
+    else if (hi < -margin)
+        *verdict = PAIRED_HELPS;
+    else if (lo > -margin && hi < margin)
+        *verdict = PAIRED_EQUIVALENT;
+    else
+        *verdict = PAIRED_NOT_RESOLVED;
+    return INVENT_OK;
+}
