@@ -115,14 +115,21 @@ static void corpus_section(run *r)
     const corpus *c = r->text;
     report_section(r->o, "The text, and what counting alone achieves");
     report_text(r->o, "The corpus is %s: %zu characters from %zu file%s, %zu distinct bytes. "
-                      "Each byte is one token. The first 90%% (%zu characters) trains the "
-                      "model, the last 10%% is held out. Before any network, the counts of "
-                      "the training text already predict the next character: the unigram "
-                      "from its frequency alone, the bigram from the character before it, "
-                      "the trigram from two. Their held-out loss in nats (add-k smoothing, k "
-                      "chosen on the held-out windows themselves, which favours the "
-                      "baselines) is the bar the trained model must clear:",
-                r->s->corpus, c->n, c->files, c->files == 1 ? "" : "s", c->vocab, c->n_train);
+                      "Each byte is one token. It is cut into %zu pieces (a fortune ends at a "
+                      "line holding only %%; another text is cut at its empty lines), and of "
+                      "every ten pieces the tenth "
+                      "is held out and the fifth kept for validation, so that every file and "
+                      "genre is in each part: %zu characters train the model, %zu validate "
+                      "(chapter 14 chooses its learning rates there) and %zu are held out, "
+                      "where this chapter scores %zu windows of %zu characters. Before any "
+                      "network, the counts of the training text already predict the next "
+                      "character: the unigram from its frequency alone, the bigram from the "
+                      "character before it, the trigram from two. Their held-out loss in "
+                      "nats (add-k smoothing, k chosen on the held-out windows themselves, "
+                      "which favours the baselines) is the bar the trained model must clear:",
+                r->s->corpus, c->n, c->files, c->files == 1 ? "" : "s", c->vocab, c->pieces,
+                corpus_part_len(c, CORPUS_TRAIN), corpus_part_len(c, CORPUS_VALID),
+                corpus_part_len(c, CORPUS_HELDOUT), r->s->windows, r->s->context);
     const char *names[NGRAM_MAX_ORDER] = {"unigram", "bigram", "trigram"};
     for (size_t n = 1; n <= NGRAM_MAX_ORDER; n++) {
         double k = 0.0;
@@ -155,6 +162,13 @@ static void model_section(run *r)
                       "positions of a batch. %zu numbers are learned.",
                 m->vocab, m->dim, m->context, m->dim, m->layers, m->heads, m->dim / m->heads,
                 m->hidden, m->vocab, r->s->batch, r->s->context, gpt_param_count(m));
+    report_text(r->o, "The weights start as GPT-2's do (Radford et al., 2019): E, P and every "
+                      "matrix drawn N(0, 0.02^2), except the two projections that write into "
+                      "the residual stream, W_o and W_2 of each block, drawn at 0.02 / "
+                      "sqrt(2L) = %.4f, so that the stream's variance does not grow with the "
+                      "number of blocks; biases 0, norm gains 1. Chapter 14 keeps the draw "
+                      "this library used before, positions N(0, 1), as a row of its own.",
+                0.02 / sqrt(2.0 * (double)m->layers));
     report_text(r->o, "%s", m->norm == BLOCK_PRE_NORM
         ? "The norms sit before each sublayer (pre-norm, Xiong et al., 2020, as GPT-2 and "
           "nanoGPT place them): x + MHA(LN1(x)), then + MLP(LN2(.)). The skip path then "
