@@ -449,7 +449,7 @@ static void g1_dump_end(run *r, const g1_state *g1, size_t steps)
 }
 
 /* --dump DIR, after training: where every batch started (steps, B) and the evaluation
- * windows (2, windows: validation, then training), enough to redraw every loss of the run */
+ * windows (2, windows: held out, then training), enough to redraw every loss of the run */
 static void dump_windows(run *r)
 {
     size_t n = r->s->windows, st[2] = {r->s->steps, r->s->batch}, wn[2] = {2, n};

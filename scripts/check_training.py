@@ -13,7 +13,7 @@ loss C computed at each step), config.npy (beta1, beta2, eps, weight decay,
 clipping norm, B, T, steps, post-norm, then the schedule: peak rate, final
 rate, warm-up steps, decay steps), starts.npy (where every batch of the
 run starts in the corpus, steps x B) and windows.npy (the evaluation
-windows' starts: validation, then training); and for the float32 path
+windows' starts: held out, then training); and for the float32 path
 after32/, losses32.npy and grads32.npy (its gradient at step 0, every
 tensor end to end). The model is written here from the same formulas,
 with torch.optim.AdamW (weight decay on the matrices only),
