@@ -174,11 +174,6 @@ static void report_ablations(const invent_opts *o, const sizes *s, gsl_rng *r)
 {
     double full = 0.0;
     for (ablation a = ABL_FULL; a < ABL_COUNT; a++) {
-        if (a == ABL_ADDITIVE) {
-            report_line(o, "  C float32 ablation %-12s not on the float32 path yet",
-                        ablation_name(a));
-            continue;
-        }
         timing t = time_ablation32(s, a, o->seed, r);
         full = a == ABL_FULL ? t.step : full;
         report_line(o, "  C float32 ablation %-12s %7.1f ms a step (forward %.1f, backward %.1f, "

@@ -8,6 +8,6 @@ $(BUILD)/lib/kernels/vec_avx2.o: CFLAGS += -mavx2 -mfma
 endif
 # The vector code is always inlined, so GCC's note about the vector calling
 # convention (-Wpsabi) does not apply to it.
-KERNEL_VEC_OBJ := $(addprefix $(BUILD)/lib/kernels/,vexp.o kernel_blas.o vec_avx512.o vec_avx2.o vec_portable.o)
+KERNEL_VEC_OBJ := $(addprefix $(BUILD)/lib/kernels/,vexp.o additive32.o kernel_blas.o vec_avx512.o vec_avx2.o vec_portable.o)
 $(KERNEL_VEC_OBJ): CFLAGS += -Wno-psabi
 $(BUILD)/tests/test_kernels.o: CFLAGS += -Wno-psabi

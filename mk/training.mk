@@ -60,7 +60,8 @@ bench-train: deps-auto $(BENCH_TRAIN) ## time a training step of chapter 13's mo
 
 # make test: the training benchmark builds with -Werror and runs on a tiny model.
 bench-train-smoke: $(BENCH_TRAIN)
-	$(Q)$(BENCH_TRAIN) --quiet --no-plot --layers 1 --heads 2 --dim 16 --context 8 --batch 2 --steps 5
+	$(Q)$(BENCH_TRAIN) --quiet --no-plot --layers 1 --heads 2 --dim 16 --context 8 --batch 2 --steps 5 \
+	    --ablations
 	@echo "bench-train: smoke run on a tiny model passed"
 
 .PHONY: check-training bench-train bench-train-smoke

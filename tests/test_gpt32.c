@@ -19,23 +19,13 @@
 
 #include "gpt.h"
 #include "gpt32.h"
+#include "rel_norm32.h"
 #include "rng.h"
 #include "status.h"
 
 typedef struct {
     double logits, grad; /* relative max difference of the logits, worst tensor gradient */
 } gaps;
-
-/* a, b: (n) -> ||a - b|| / ||b|| */
-static double rel_norm(const float *a, const double *b, size_t n)
-{
-    double diff = 0.0, top = 0.0;
-    for (size_t i = 0; i < n; i++) {
-        diff += ((double)a[i] - b[i]) * ((double)a[i] - b[i]);
-        top += b[i] * b[i];
-    }
-    return top > 0.0 ? sqrt(diff / top) : sqrt(diff);
-}
 
 /* shape s at seed, B x T random tokens; broken: the float64 model's last block
  * attends without its mask -> the differences of the two paths */

@@ -19,7 +19,8 @@
  * - Without recurrence the output at t ignores every earlier input, exactly;
  *   controls: the recurrent model, and the GRU with W = 0 but its carry z h_{t-1}
  *   kept, must both remember.
- * - W is out of the trained list without recurrence and stays 0 when trained.
+ * - W is out of the trained list without recurrence and stays 0 when trained; one seed
+ *   draws the model and its control alike but for W.
  * - The same numbers with 1 and 2 threads. */
 #include <criterion/criterion.h>
 #include <math.h>
@@ -358,4 +359,23 @@ Test(recurrent32, bad_sizes_and_tokens_are_refused)
     double loss;
     cr_assert_eq(recurrent32_forward(m, x, y, &loss), INVENT_ERANGE);
     recurrent32_free(m);
+}
+
+Test(recurrent32, one_seed_draws_the_same_model_and_control_but_w)
+{
+    recurrent_shape s = {RECURRENT_GRU, FV, FE, FM};
+    recurrent32 *m = recurrent32_new(&s, 1, 2, 0), *c = recurrent32_new(&s, 1, 2, 1);
+    gsl_rng *r1 = rng_new(61), *r2 = rng_new(61);
+    cr_assert(m && c && r1 && r2);
+    cr_assert_eq(recurrent32_draw(m, r1), INVENT_OK);
+    cr_assert_eq(recurrent32_draw(c, r2), INVENT_OK);
+    size_t w_at = (size_t)(m->w.W - m->params), w_size = 3 * FM * FM;
+    cr_assert_eq(memcmp(m->params, c->params, w_at * sizeof(float)), 0);
+    cr_assert_eq(memcmp(m->w.bh, c->w.bh, (m->n - w_at - w_size) * sizeof(float)), 0);
+    cr_assert(fabsf(m->w.W[0]) > 0.0f && c->w.W[0] == 0.0f);
+    cr_assert_eq(m->w.bx[FM], 1.0f); /* the update gate's bias */
+    recurrent32_free(m);
+    recurrent32_free(c);
+    gsl_rng_free(r1);
+    gsl_rng_free(r2);
 }

@@ -15,6 +15,8 @@ static gpt32_variant variant_of(const ablated *src)
         v.scale = 1.0f;
     if (src->kind == ABL_NO_MLP)
         v.no_mlp = 1;
+    if (src->kind == ABL_ADDITIVE)
+        v.score = GPT32_ADDITIVE;
     if (src->kind == ABL_FREE_A) {
         v.dk = s->dim;
         v.scale = (float)(1.0 / sqrt((double)(s->dim / s->heads)));
@@ -61,8 +63,7 @@ static int take_numbers(ablated32 *m, const ablated *src)
 int ablated32_new(const ablated *src, size_t B, size_t T, ablated32 **out)
 {
     *out = NULL;
-    if (src->kind >= ABL_COUNT || src->kind == ABL_ADDITIVE || B == 0 || T == 0 ||
-        T > src->w->shape.context)
+    if (src->kind >= ABL_COUNT || B == 0 || T == 0 || T > src->w->shape.context)
         return INVENT_ERANGE;
     ablated32 *m = calloc(1, sizeof *m);
     if (!m)
@@ -93,7 +94,7 @@ static int widen_into(const tensor_ref *from, tensor_ref *to)
 int ablated32_to64(const ablated32 *m, ablated *dst)
 {
     gpt32 *g = m->m;
-    if (dst->kind != m->kind || gpt_tensor_count(&dst->w->shape) != g->count)
+    if (dst->kind != m->kind || dst->n_all != g->count)
         return INVENT_ESHAPE;
     int status = INVENT_OK;
     for (size_t k = 0; status == INVENT_OK && k < g->count; k++)

@@ -13,7 +13,8 @@
  *   free A        queries and keys of head size d, values of d/H; W_k = I left
  *                 out; W_q's slot holds Theta, the score's scale 1/sqrt(d/H)
  *                 (the float64 path's sqrt(H) stretch times its 1/sqrt(d))
- *   additive      not on this path yet: ablated32_new refuses it
+ *   additive      the additive score (additive32.h), its b and v per block
+ *                 listed after the full model's tensors as the float64 path lists them
  * The trained list names the same tensors as the float64 model's, in the same
  * order, so an optimiser state or a comparison carries over entry by entry. */
 #ifndef INVENT_ABLATION32_H
@@ -35,8 +36,8 @@ typedef struct {
 
 /* src: a float64 ablated model (any time, trained or not), B, T <= its context,
  * -> *out: the same model in float32 (every number rounded) with room for a
- * batch of B x T tokens; INVENT_ERANGE for an ablation this path does not
- * have (ABL_ADDITIVE) or a bad B, T; INVENT_ENOMEM */
+ * batch of B x T tokens; INVENT_ERANGE for an unknown ablation or a bad B,
+ * T; INVENT_ENOMEM */
 int ablated32_new(const ablated *src, size_t B, size_t T, ablated32 **out);
 void ablated32_free(ablated32 *m);
 

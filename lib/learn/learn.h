@@ -22,6 +22,8 @@
 #include "induction.h"
 #include "kv_memory.h"
 #include "learn_bilinear.h"
+#include "lm_models.h"
+#include "lm_run.h"
 #include "learn_block.h"
 #include "learn_recall.h"
 #include "learn_score.h"

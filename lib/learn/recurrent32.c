@@ -194,8 +194,9 @@ int recurrent32_draw(recurrent32 *m, gsl_rng *r)
     memset(m->params, 0, m->n * sizeof(float));
     draw_gaussian(m->w.E, V * e, 1.0, r);
     draw_gaussian(m->w.U, G * st * e, 1.0 / sqrt((double)e), r);
-    int status = m->no_recurrence ? INVENT_OK : draw_rotations(m->w.W, G, st, r);
     draw_gaussian(m->w.Wout, V * st, 0.02, r);
+    /* W last: a seed gives the model and its control the same E, U and W_out */
+    int status = m->no_recurrence ? INVENT_OK : draw_rotations(m->w.W, G, st, r);
     for (size_t i = 0; s->cell == RECURRENT_GRU && i < st; i++)
         m->w.bx[st + i] = 1.0f; /* the update gate: carry the state at first */
     return status;

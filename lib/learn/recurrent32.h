@@ -83,7 +83,8 @@ typedef struct {
 recurrent32 *recurrent32_new(const recurrent_shape *s, size_t B, size_t T, int no_recurrence);
 void recurrent32_free(recurrent32 *m);
 
-/* m, r -> m's weights drawn as the head comment says (W left 0 without recurrence) */
+/* m, r -> m's weights drawn as the head comment says, W last (left 0 without
+ * recurrence), so that one seed draws the same E, U and W_out for both */
 int recurrent32_draw(recurrent32 *m, gsl_rng *r);
 
 /* x: (B*T) tokens, y: (B*T) next tokens -> *loss: the mean cross-entropy;

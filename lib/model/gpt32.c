@@ -1,9 +1,11 @@
 #include "gpt32.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "additive32.h"
 #include "attn_train.h"
 #include "gemm32.h"
 #include "layers32.h"
@@ -15,7 +17,7 @@ typedef struct {
     float *out1, *mean1, *rstd1; /* norm 1: (n, C), (n), (n) */
     float *qkv;                  /* (n, W): queries, keys, values (attn_train_width) */
     float *atty;                 /* (n, C) the heads' outputs, concatenated */
-    float *lse;                  /* (B, H, T) each query's log-sum-exp (base 2) */
+    float *lse;                  /* (B, H, T) each query's log-sum-exp (base 2; additive: e) */
     float *A;                    /* (n, C) after W_o */
     float *R1;                   /* (n, C) the first skip */
     float *out2, *mean2, *rstd2; /* norm 2 (pre-norm only) */
@@ -80,7 +82,9 @@ static size_t carve_acts(gpt32 *m, gpt32_acts *a, float *base)
         *d[k] = carve(base, &at, n * C);
     a->dqkv = carve(base, &at, n * W);
     a->dF = carve(base, &at, n * hid), a->dZ = carve(base, &at, n * hid);
-    a->attn = carve(base, &at, attn_train_scratch(&as, m->workers));
+    size_t attn = m->v.score == GPT32_ADDITIVE ? additive32_scratch(&as, m->workers)
+                                               : attn_train_scratch(&as, m->workers);
+    a->attn = carve(base, &at, attn);
     size_t widest = W > hid ? W : hid; /* every product's N, and K but n */
     widest = widest > s->vocab ? widest : s->vocab;
     a->mm.scratch = carve(base, &at, gemm32_scratch(widest, n > widest ? n : widest));
@@ -132,22 +136,43 @@ static size_t widen_layout(const gpt_shape *s, size_t dk, tensor_ref *t)
     return n;
 }
 
+/* t: (2 L) -> every block's additive b and v, (H, dh) each, named as ablation.c
+ * names them (v a weight that decays, b a bias); -> numbers in all */
+static size_t additive_layout(const gpt_shape *s, tensor_ref *t)
+{
+    size_t H = s->heads, dh = s->dim / H;
+    for (size_t k = 0; k < 2 * s->layers; k++) {
+        t[k] = (tensor_ref){.ndim = 2, .shape = {H, dh}, .size = H * dh, .decay = k % 2};
+        snprintf(t[k].name, sizeof t[k].name, "l%zu.add_%c", k / 2, k % 2 ? 'v' : 'b');
+    }
+    return 2 * s->layers * H * dh;
+}
+
+/* v -> is it a variant this path has? */
+static int variant_ok(const gpt_shape *s, const gpt32_variant *v)
+{
+    int additive = v->score == GPT32_ADDITIVE;
+    return (v->score == GPT32_DOT || additive) && v->scale >= 0.0f && isfinite(v->scale) &&
+           (!additive || (v->scale == 0.0f && (v->dk == 0 || v->dk == s->dim / s->heads)));
+}
+
 gpt32 *gpt32_new_variant(const gpt_shape *s, const gpt32_variant *v, size_t B, size_t T)
 {
     int workers;
     if (s->heads == 0 || s->dim % s->heads != 0 || s->vocab == 0 || s->layers == 0 ||
-        s->hidden == 0 || B == 0 || T == 0 || T > s->context || v->score != GPT32_DOT ||
-        !(v->scale >= 0.0f) || !isfinite(v->scale) || workers_get(&workers) != 0)
+        s->hidden == 0 || B == 0 || T == 0 || T > s->context || !variant_ok(s, v) ||
+        workers_get(&workers) != 0)
         return NULL;
     gpt32 *m = calloc(1, sizeof *m);
     if (!m)
         return NULL;
-    *m = (gpt32){.shape = *s, .B = B, .T = T, .count = gpt_tensor_count(s), .eps = 1e-5f,
-                 .v = *v, .workers = workers};
+    size_t plain = gpt_tensor_count(s), additive = v->score == GPT32_ADDITIVE;
+    *m = (gpt32){.shape = *s, .B = B, .T = T, .count = plain + 2 * s->layers * additive,
+                 .eps = 1e-5f, .v = *v, .workers = workers};
     m->t = calloc(m->count, sizeof *m->t);
     if (m->t) {
         gpt_layout(s, m->t);
-        m->n = widen_layout(s, v->dk, m->t);
+        m->n = widen_layout(s, v->dk, m->t) + (additive ? additive_layout(s, m->t + plain) : 0);
     }
     m->params = m->t ? calloc(m->n, sizeof(float)) : NULL;
     m->grads = m->t ? calloc(m->n, sizeof(float)) : NULL;
@@ -178,30 +203,46 @@ static int same_shape(const gpt_shape *a, const gpt_shape *b)
            a->norm == b->norm;
 }
 
-int gpt32_from64(gpt32 *m, const gpt_weights *w)
+/* w of m's shape -> t: (m->count) w's tensors in m's order (gpt_tensors', then
+ * each block's additive b and v); INVENT_ESHAPE when a size differs or w has
+ * an additive score where m has none, or none where m has one */
+static int tensors_of(const gpt32 *m, const gpt_weights *w, tensor_ref *t)
 {
+    size_t k = gpt_tensor_count(&m->shape);
     if (!same_shape(&w->shape, &m->shape))
         return INVENT_ESHAPE;
-    tensor_ref t[m->count];
     gpt_tensors((gpt_weights *)w, NULL, t);
-    for (size_t k = 0; k < m->count; k++)
+    for (size_t l = 0; l < m->shape.layers; l++) {
+        const additive_score *a = w->blocks[l]->attn->additive;
+        if (!a != (m->v.score != GPT32_ADDITIVE))
+            return INVENT_ESHAPE;
+        for (int j = 0; a && j < 2; j++, k++) {
+            const gsl_matrix *x = j ? a->v : a->b;
+            t[k] = (tensor_ref){.value = x->data, .size = x->size1 * x->size2};
+        }
+    }
+    for (k = 0; k < m->count; k++)
         if (t[k].size != m->t[k].size)
             return INVENT_ESHAPE;
-    for (size_t k = 0; k < m->count; k++)
+    return INVENT_OK;
+}
+
+int gpt32_from64(gpt32 *m, const gpt_weights *w)
+{
+    tensor_ref t[m->count];
+    int status = tensors_of(m, w, t);
+    for (size_t k = 0; status == INVENT_OK && k < m->count; k++)
         for (size_t i = 0; i < t[k].size; i++)
             m->t[k].value32[i] = (float)t[k].value[i];
-    return INVENT_OK;
+    return status;
 }
 
 int gpt32_to64(const gpt32 *m, gpt_weights *w)
 {
-    if (!same_shape(&w->shape, &m->shape))
-        return INVENT_ESHAPE;
     tensor_ref t[m->count];
-    gpt_tensors(w, NULL, t);
-    for (size_t k = 0; k < m->count; k++)
-        if (t[k].size != m->t[k].size)
-            return INVENT_ESHAPE;
+    int status = tensors_of(m, w, t);
+    if (status != INVENT_OK)
+        return status;
     for (size_t k = 0; k < m->count; k++)
         for (size_t i = 0; i < t[k].size; i++)
             t[k].value[i] = (double)m->t[k].value32[i];
@@ -225,17 +266,21 @@ static void keep(int *status, int next)
         *status = next;
 }
 
-/* block l's tensors, values (grad 0) or gradients (grad 1), in layout order */
+/* block l's tensors, values (grad 0) or gradients (grad 1), in layout order;
+ * add_b, add_v: its additive score's (NULL without one) */
 typedef struct {
-    float *Wqkv, *Wo, *g1, *b1n, *W1, *b1, *W2, *b2, *g2, *b2n;
+    float *Wqkv, *Wo, *g1, *b1n, *W1, *b1, *W2, *b2, *g2, *b2n, *add_b, *add_v;
 } block32;
 
 static block32 block_of(const gpt32 *m, size_t l, int grad)
 {
-    float *p[12];
+    float *p[14] = {0};
+    size_t plain = gpt_tensor_count(&m->shape);
     for (size_t k = 0; k < 12; k++)
         p[k] = grad ? m->t[2 + 12 * l + k].grad32 : m->t[2 + 12 * l + k].value32;
-    return (block32){p[0], p[3], p[4], p[5], p[6], p[7], p[8], p[9], p[10], p[11]};
+    for (size_t k = 0; m->count > plain && k < 2; k++)
+        p[12 + k] = grad ? m->t[plain + 2 * l + k].grad32 : m->t[plain + 2 * l + k].value32;
+    return (block32){p[0], p[3], p[4], p[5], p[6], p[7], p[8], p[9], p[10], p[11], p[12], p[13]};
 }
 
 /* in: (n, C) -> la->A: the attention sublayer of block l on in */
@@ -245,7 +290,12 @@ static int attention_forward(gpt32 *m, const block32 *w, layer_acts *la, const f
     attn_train_shape as = attn_shape_of(m);
     int status = linear32_forward(&m->a->mm, n, C, attn_train_width(&as), in, w->Wqkv, NULL,
                                   la->qkv);
-    keep(&status, attn_train_forward(&as, la->qkv, la->atty, la->lse, m->a->attn, m->workers));
+    if (m->v.score == GPT32_ADDITIVE)
+        keep(&status, additive32_forward(&as, la->qkv, w->add_b, w->add_v, la->atty, la->lse,
+                                         m->a->attn, m->workers));
+    else
+        keep(&status,
+             attn_train_forward(&as, la->qkv, la->atty, la->lse, m->a->attn, m->workers));
     keep(&status, linear32_forward(&m->a->mm, n, C, C, la->atty, w->Wo, NULL, la->A));
     return status;
 }
@@ -324,8 +374,13 @@ static int attention_backward(gpt32 *m, size_t l, const float *in, const float *
     memset(a->datty, 0, n * C * sizeof(float));
     memset(a->dqkv, 0, n * W * sizeof(float));
     int status = linear32_backward(&a->mm, n, C, C, la->atty, w.Wo, dA, a->datty, g.Wo, NULL);
-    keep(&status, attn_train_backward(&as, la->qkv, la->atty, la->lse, a->datty, a->dqkv,
-                                      a->attn, m->workers));
+    if (m->v.score == GPT32_ADDITIVE)
+        keep(&status, additive32_backward(&as, la->qkv, w.add_b, w.add_v, la->atty, la->lse,
+                                          a->datty, a->dqkv, g.add_b, g.add_v, a->attn,
+                                          m->workers));
+    else
+        keep(&status, attn_train_backward(&as, la->qkv, la->atty, la->lse, a->datty, a->dqkv,
+                                          a->attn, m->workers));
     keep(&status, linear32_backward(&a->mm, n, C, W, in, w.Wqkv, a->dqkv, dIn, g.Wqkv, NULL));
     return status;
 }

@@ -8,7 +8,8 @@
  * as the float64 path: pre- or post-norm blocks, ReLU MLPs, causal heads
  * (or none, see_future), a final norm and a read-out. A variant changes the
  * blocks as chapter 14's ablations do (ablation32.h): queries and keys of
- * another head size, another score scale, no MLP. */
+ * another head size, another score scale, no MLP, the additive score
+ * (additive32.h) with its b and v listed after gpt_layout's tensors. */
 #ifndef INVENT_GPT32_H
 #define INVENT_GPT32_H
 
@@ -22,7 +23,7 @@ typedef struct gpt32_acts gpt32_acts;
 /* How the blocks score a query against a key. */
 typedef enum {
     GPT32_DOT,      /* scale q . k (Vaswani et al., 2017) */
-    GPT32_ADDITIVE, /* v . tanh(q + k + b) (Bahdanau et al., 2015): not on this path yet */
+    GPT32_ADDITIVE, /* v . tanh(q + k + b) (Bahdanau et al., 2015), additive32.h */
 } gpt32_score;
 
 /* The blocks' attention and MLP; all 0: chapter 13's model. */
@@ -36,8 +37,10 @@ typedef struct {
 typedef struct {
     gpt_shape shape;
     size_t B, T;       /* the batch the activations hold */
-    size_t count;      /* tensors: gpt_tensor_count */
-    tensor_ref *t;     /* gpt_layout's list, value32 and grad32 into params and grads */
+    size_t count;      /* tensors: gpt_tensor_count, + 2 L with the additive score */
+    tensor_ref *t;     /* gpt_layout's list, then with the additive score l<l>.add_b and
+                        * l<l>.add_v (H, dh) of each block (ablation.h's names); value32
+                        * and grad32 into params and grads */
     size_t n;          /* numbers learned */
     float *params;     /* (n) */
     float *grads;      /* (n) */
@@ -54,11 +57,13 @@ gpt32 *gpt32_new(const gpt_shape *shape, size_t B, size_t T);
 
 /* shape, v, B, T -> as gpt32_new, with the blocks of variant v: W_q and W_k
  * are then (H dk, dim) each (gpt_layout's shapes otherwise); NULL also for a
- * score this path does not have (GPT32_ADDITIVE), a negative or infinite scale */
+ * negative or infinite scale, or an additive score with a scale or dk other
+ * than dim / heads */
 gpt32 *gpt32_new_variant(const gpt_shape *shape, const gpt32_variant *v, size_t B, size_t T);
 void gpt32_free(gpt32 *m);
 
-/* w: float64 weights of m's shape (and tensor sizes) -> m's weights, each rounded to float32 */
+/* w: float64 weights of m's shape (and tensor sizes, and an additive score
+ * where m has one) -> m's weights, each rounded to float32 */
 int gpt32_from64(gpt32 *m, const gpt_weights *w);
 
 /* m -> w: float64 weights of m's shape, each m's number exactly */
