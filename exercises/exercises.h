@@ -56,6 +56,11 @@ int ex12a_softmax_backward(const gsl_matrix *W, const gsl_matrix *dW, gsl_matrix
 /* 12b. values of ps <- one Adam step along the gradients of ps, like adam_step */
 int ex12b_adam_step(adam *opt, param_set *ps);
 
+/* 13. one head's cache K, V: (T_max, dk) -> k, v appended as row *len, out: (dk) = the
+ * attention of q over the cache, scaled by 1/sqrt(dk), like cache_attend */
+int ex13_cached_head(gsl_matrix *K, gsl_matrix *V, size_t *len, const gsl_vector *q,
+                     const gsl_vector *k, const gsl_vector *v, gsl_vector *out);
+
 /* 14. a, b: (n) paired losses -> *iv: mean(a - b), se, Student-t interval; *verdict vs m */
 int ex14_paired_verdict(const gsl_vector *a, const gsl_vector *b, double level, double margin,
                         paired_interval *iv, paired_verdict *verdict);

@@ -8,17 +8,24 @@ usage: check_training.py DIR [TOLERANCE]
 DIR is what `ch13_language_model --dump DIR` writes: init/ and after/ (the
 weights before the first step and after the last checked one, one .npy per
 tensor, with shape.npy and vocab.npy), batches.npy (steps, B, T + 1 token
-ids), rates.npy (the learning rate of each step), losses.npy (the loss C
-computed at each step) and config.npy (beta1, beta2, eps, weight decay,
-clipping norm, B, T, steps, post-norm); and for the float32 path after32/,
-losses32.npy and grads32.npy (its gradient at step 0, every tensor end to
-end). The model is written here from the same formulas, with
-torch.optim.AdamW (weight decay on the matrices only) and
-torch.nn.utils.clip_grad_norm_. In float64, every step's loss and every
-tensor after the last step are compared with C's float64 path (tolerance
-default 1e-9, relative); in float32, the losses, the gradient at step 0 and
-the change of the weights with C's float32 path (tolerances in check32).
-The exit status is 1 if any exceeds its tolerance.
+ids), rates.npy (the learning rate C used at each step), losses.npy (the
+loss C computed at each step), config.npy (beta1, beta2, eps, weight decay,
+clipping norm, B, T, steps, post-norm, then the schedule: peak rate, final
+rate, warm-up steps, decay steps), starts.npy (where every batch of the
+run starts in the corpus, steps x B) and windows.npy (the evaluation
+windows' starts: held out, then training); and for the float32 path
+after32/, losses32.npy and grads32.npy (its gradient at step 0, every
+tensor end to end). The model is written here from the same formulas,
+with torch.optim.AdamW (weight decay on the matrices only),
+torch.nn.utils.clip_grad_norm_ and the learning-rate schedule computed here
+from its formula (rates.npy is only compared with it, never used). In
+float64, every step's loss and every tensor after the last step are
+compared with C's float64 path (tolerance default 1e-9, relative); in
+float32, the losses, the gradient at step 0 and the change of the weights
+with C's float32 path (tolerances in check32). Each comparison has a
+control that must fail: a step left out, and the schedule one step late.
+The exit status is 1 if any comparison exceeds its tolerance or a control
+passes.
 
 With --bench it times training steps of the same model on random tokens in
 float32, eager (the median of each part over STEPS steps after a warm-up),
@@ -33,7 +40,7 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
-EPS_NORM = 1e-5  # the layer norms' epsilon (block_new in lib/model/block.c)
+OLD_EPS = 1e-5  # the norms' epsilon of a checkpoint without eps.npy (checkpoint.h)
 BLOCK = ["Wq", "Wk", "Wv", "Wo", "ln1_g", "ln1_b", "W1", "b1", "W2", "b2", "ln2_g", "ln2_b"]
 
 
@@ -48,12 +55,14 @@ def tensor_names(layers):
 def load_weights(directory, dtype):
     shape = np.load(os.path.join(directory, "shape.npy"))
     vocab, context, dim, heads, layers, hidden, post = (int(v) for v in shape)
+    eps_file = os.path.join(directory, "eps.npy")
+    eps = float(np.load(eps_file)[0]) if os.path.exists(eps_file) else OLD_EPS
     params = {}
     for name in tensor_names(layers):
         value = np.load(os.path.join(directory, name + ".npy"))
         params[name] = torch.tensor(value, dtype=dtype, requires_grad=True)
     return params, dict(vocab=vocab, context=context, dim=dim, heads=heads, layers=layers,
-                        hidden=hidden, post=bool(post))
+                        hidden=hidden, post=bool(post), eps=eps)
 
 
 def attention(x, p, l, heads):
@@ -69,8 +78,8 @@ def attention(x, p, l, heads):
     return c @ p["l%d.Wo" % l].T
 
 
-def norm(x, p, gain, bias):
-    return F.layer_norm(x, x.shape[-1:], p[gain], p[bias], EPS_NORM)
+def norm(x, p, gain, bias, eps):
+    return F.layer_norm(x, x.shape[-1:], p[gain], p[bias], eps)
 
 
 def mlp(x, p, l):
@@ -80,17 +89,17 @@ def mlp(x, p, l):
 
 def forward(p, cfg, ids):
     """ids: (B, T) -> logits (B, T, V), as gpt_forward computes them."""
-    T = ids.shape[1]
+    T, eps = ids.shape[1], cfg["eps"]
     x = p["tok_emb"][ids] + p["pos_emb"][:T]
     for l in range(cfg["layers"]):
         g1, b1, g2, b2 = ("l%d.%s" % (l, n) for n in ("ln1_g", "ln1_b", "ln2_g", "ln2_b"))
         if cfg["post"]:
-            x = norm(x + attention(x, p, l, cfg["heads"]), p, g1, b1)
-            x = norm(x + mlp(x, p, l), p, g2, b2)
+            x = norm(x + attention(x, p, l, cfg["heads"]), p, g1, b1, eps)
+            x = norm(x + mlp(x, p, l), p, g2, b2, eps)
         else:
-            x = x + attention(norm(x, p, g1, b1), p, l, cfg["heads"])
-            x = x + mlp(norm(x, p, g2, b2), p, l)
-    return norm(x, p, "lnf_g", "lnf_b") @ p["Wout"].T + p["bout"]
+            x = x + attention(norm(x, p, g1, b1, eps), p, l, cfg["heads"])
+            x = x + mlp(norm(x, p, g2, b2, eps), p, l)
+    return norm(x, p, "lnf_g", "lnf_b", eps) @ p["Wout"].T + p["bout"]
 
 
 def optimiser(p, beta1, beta2, eps, decay):
@@ -120,34 +129,55 @@ def train_step(p, cfg, opt, batch, rate, clip):
     return loss.item()
 
 
-def run_steps(p, cfg, directory, c_losses, skip=None, verbose=False):
-    """The C run's batches, rates and AdamW settings from directory, stepped in PyTorch on p
-    (leaving out step `skip`) -> the largest relative difference of a loss from c_losses,
-    and the number of steps."""
-    beta1, beta2, eps, decay, clip, _, _, steps, _ = np.load(os.path.join(directory, "config.npy"))
+def rate_at(s, peak, low, warmup, decay):
+    """The learning rate of step s (from 0), from its formula: a linear warm-up to the peak
+    over `warmup` steps, then a half cosine down to `low` at step `decay`, then `low`."""
+    if s < warmup:
+        return peak * (s + 1) / (warmup + 1)
+    if s >= decay:
+        return low
+    return low + (peak - low) * (1 + math.cos(math.pi * (s - warmup) / (decay - warmup))) / 2
+
+
+def schedule(directory, late=0):
+    """config.npy -> the rate of each checked step from rate_at (`late`: steps it runs late,
+    the control), and the largest relative difference from the rates C used."""
+    cfg = np.load(os.path.join(directory, "config.npy"))
+    steps, (peak, low, warmup, decay) = int(cfg[7]), (float(v) for v in cfg[9:13])
+    rates = [rate_at(s + late, peak, low, warmup, decay) for s in range(steps)]
+    used = np.load(os.path.join(directory, "rates.npy"))
+    return rates, relative(used, np.array(rates))
+
+
+def run_steps(p, cfg, directory, c_losses, skip=None, late=0, verbose=False):
+    """The C run's batches and AdamW settings from directory, with the rates of schedule(),
+    stepped in PyTorch on p (leaving out step `skip`; the schedule `late` steps late) -> the
+    largest relative difference of a loss from c_losses, and the number of steps."""
+    beta1, beta2, eps, decay, clip = np.load(os.path.join(directory, "config.npy"))[:5]
     batches = torch.tensor(np.load(os.path.join(directory, "batches.npy")), dtype=torch.long)
-    rates = np.load(os.path.join(directory, "rates.npy"))
+    rates, _ = schedule(directory, late)
     opt = optimiser(p, beta1, beta2, eps, decay)
     worst_loss = 0.0
-    for s in range(int(steps)):
+    for s in range(len(rates)):
         if s == skip:
             continue
-        loss = train_step(p, cfg, opt, batches[s], float(rates[s]), float(clip))
+        loss = train_step(p, cfg, opt, batches[s], rates[s], float(clip))
         gap = abs(loss - c_losses[s]) / abs(c_losses[s])
         worst_loss = max(worst_loss, gap)
         if verbose:
             print("step %2d  loss C %.12f  PyTorch %.12f  relative difference %.2e"
                   % (s, c_losses[s], loss, gap))
-    return worst_loss, int(steps)
+    return worst_loss, len(rates)
 
 
-def replay(directory, skip=None, verbose=False):
-    """The C run's steps in PyTorch (leaving out step `skip`) -> the largest relative
-    differences of a loss and of a tensor after the last step, and that tensor's name."""
+def replay(directory, skip=None, late=0, verbose=False):
+    """The C run's steps in PyTorch (leaving out step `skip`, the schedule `late` steps late)
+    -> the largest relative differences of a loss and of a tensor after the last step, and
+    that tensor's name."""
     torch.set_default_dtype(torch.float64)
     p, cfg = load_weights(os.path.join(directory, "init"), torch.float64)
     c_losses = np.load(os.path.join(directory, "losses.npy"))
-    worst_loss, steps = run_steps(p, cfg, directory, c_losses, skip, verbose)
+    worst_loss, steps = run_steps(p, cfg, directory, c_losses, skip, late, verbose)
     worst_param, where = 0.0, ""
     for name, t in p.items():
         want = np.load(os.path.join(directory, "after", name + ".npy"))
@@ -157,7 +187,7 @@ def replay(directory, skip=None, verbose=False):
     return worst_loss, worst_param, where, steps
 
 
-def float32_run(directory, skip=None):
+def float32_run(directory, skip=None, late=0):
     """The float32 path's steps in PyTorch float32 -> the largest relative difference of a
     loss, the worst relative norm of a tensor's gradient at step 0, and what the steps changed
     in the weights against what C's changed (relative norm of the difference)."""
@@ -176,7 +206,7 @@ def float32_run(directory, skip=None):
         at += want.size
         worst_grad = max(worst_grad, float(np.linalg.norm(got - want) / np.linalg.norm(want)))
         t.grad = None
-    worst_loss, steps = run_steps(p, cfg, directory, c_losses, skip)
+    worst_loss, steps = run_steps(p, cfg, directory, c_losses, skip, late)
     diff = moved = 0.0
     for name, t in p.items():
         c_after = np.load(os.path.join(directory, "after32", name + ".npy"))
@@ -205,24 +235,34 @@ def check32(directory):
     ok = loss <= 1e-5 and grad <= 1e-4 and change <= 1e-2
     print("float32 %s: PyTorch float32 %s the C float32 path" % ("PASS" if ok else "FAIL",
                                                                  "repeats" if ok else "does not repeat"))
-    _, _, control, _ = float32_run(directory, skip=steps // 2)
-    holds = control <= 1e-2
-    print("   control (PyTorch float32 leaves out step %d): change against C %.3g: %s"
-          % (steps // 2, control, "HOLDS, a defect" if holds else "fails, as it should"))
+    holds = False
+    for what, skip, late in (("leaves out step %d" % (steps // 2), steps // 2, 0),
+                             ("its schedule one step late", None, 1)):
+        _, _, control, _ = float32_run(directory, skip, late)
+        print("   control (PyTorch float32 %s): change against C %.3g: %s"
+              % (what, control, "HOLDS, a defect" if control <= 1e-2 else "fails, as it should"))
+        holds = holds or control <= 1e-2
     return ok and not holds
 
 
 def check(directory, tolerance):
+    _, rate_gap = schedule(directory)
+    print("the schedule's formula against the rates C used: largest relative difference %.2e"
+          % rate_gap)
     worst_loss, worst_param, where, steps = replay(directory, verbose=True)
     print("largest relative difference of a loss over %d steps: %.2e" % (steps, worst_loss))
     print("largest relative difference of a tensor after them: %.2e (%s)" % (worst_param, where))
     ok = worst_loss <= tolerance and worst_param <= tolerance
     print("G1 %s: PyTorch %s the C training to %g relative"
           % ("PASS" if ok else "FAIL", "repeats" if ok else "does not repeat", tolerance))
-    _, control, where, _ = replay(directory, skip=steps // 2)
-    holds = control <= tolerance
-    print("   control (PyTorch leaves out step %d): largest tensor difference %.3g (%s): %s"
-          % (steps // 2, control, where, "HOLDS, a defect" if holds else "fails, as it should"))
+    holds = False
+    for what, skip, late in (("leaves out step %d" % (steps // 2), steps // 2, 0),
+                             ("runs its schedule one step late", None, 1)):
+        _, control, where, _ = replay(directory, skip, late)
+        print("   control (PyTorch %s): largest tensor difference %.3g (%s): %s"
+              % (what, control, where,
+                 "HOLDS, a defect" if control <= tolerance else "fails, as it should"))
+        holds = holds or control <= tolerance
     ok32 = check32(directory)
     return 0 if ok and not holds and ok32 else 1
 
@@ -260,7 +300,7 @@ def bench(csv, layers, heads, dim, context, batch, steps, threads, vocab=114):
     timed steps after one warm-up, in bench_train.c's columns."""
     torch.set_num_threads(threads)
     cfg = dict(vocab=vocab, context=context, dim=dim, heads=heads, layers=layers,
-               hidden=4 * dim, post=False)
+               hidden=4 * dim, post=False, eps=OLD_EPS)
     torch.set_default_dtype(torch.float32)
     gen = torch.Generator().manual_seed(1)
     p = random_model(cfg, torch.float32, gen)

@@ -29,7 +29,7 @@ run() {
     fi
 }
 
-run --context 3 --batch 22
+run --context 4 --batch 16
 run --layers 1 --dim 8 --heads 8 --context 8 --batch 8
 run --post-norm --seed 6
 if [ -f "$fortunes/computers" ] && [ -f "$fortunes/science" ]; then

@@ -77,7 +77,7 @@ Test(checkpoint, a_save_over_a_checkpoint_replaces_it_whole_and_a_failed_one_lea
     char bad[160];
     cr_assert_eq(checkpoint_save(ckpt, a, symbols), INVENT_OK);
     int files = entries(ckpt);
-    cr_assert_eq(files, (int)gpt_tensor_count(&small) + 2);
+    cr_assert_eq(files, (int)gpt_tensor_count(&small) + 3); /* shape, vocab, eps */
     cr_assert_eq(checkpoint_save(ckpt, b, symbols), INVENT_OK); /* replaced */
     cr_assert_eq(checkpoint_load(ckpt, back, bad, sizeof bad), INVENT_OK, "%s", bad);
     cr_assert_eq(first_value(back), first_value(b));
@@ -185,5 +185,28 @@ Test(checkpoint, headers_and_values_are_checked_when_read)
     cr_assert_eq(mkfifo(path, 0600), 0); /* refused at once, not waited on */
     cr_assert_eq(checkpoint_load(ckpt, back, why, sizeof why), INVENT_EFORMAT);
     cr_assert(strstr(why, "regular"), "%s", why);
+    gpt_free(w), gpt_free(back);
+}
+
+/* eps travels with the weights; a checkpoint without eps.npy (written before it
+ * existed) gets CHECKPOINT_OLD_EPS; a bad one is refused */
+Test(checkpoint, eps_is_saved_and_read_back_and_an_old_checkpoint_gets_the_fixed_default)
+{
+    gpt_weights *w = drawn(5), *back = gpt_new(&small, NULL);
+    char why[160], path[PATH_MAX];
+    w->blocks[0]->eps = 3e-4;
+    cr_assert_eq(checkpoint_save(ckpt, w, symbols), INVENT_OK);
+    cr_assert_eq(checkpoint_load(ckpt, back, why, sizeof why), INVENT_OK, "%s", why);
+    cr_assert_eq(back->blocks[0]->eps, 3e-4);
+    const double bad[3] = {0.0, NAN, 2.0};
+    for (int k = 0; k < 3; k++) {
+        write_numbers("eps", &bad[k], 1);
+        cr_assert_eq(checkpoint_load(ckpt, back, why, sizeof why), INVENT_EFORMAT, "%g", bad[k]);
+        cr_assert(strstr(why, "eps.npy"), "%s", why);
+    }
+    snprintf(path, sizeof path, "%s/eps.npy", ckpt);
+    cr_assert_eq(unlink(path), 0);
+    cr_assert_eq(checkpoint_load(ckpt, back, why, sizeof why), INVENT_OK, "%s", why);
+    cr_assert_eq(back->blocks[0]->eps, CHECKPOINT_OLD_EPS);
     gpt_free(w), gpt_free(back);
 }

@@ -83,6 +83,37 @@ Test(sample, generation_runs_past_the_context)
     gsl_rng_free(r);
 }
 
+/* T = 7, so the cache holds 7 tokens and refills with the last 3: after len tokens the
+ * logits are those of the window from s, where s moves to len - 3 when len - s passes 7 */
+Test(sample, the_next_logits_past_the_context_equal_the_full_pass_over_the_refilled_window)
+{
+    gsl_rng *r = rng_new(4);
+    gpt_weights *w = gpt_new(&small, r);
+    gpt_cache *c = gpt_cache_new(w);
+    gsl_vector *z = gsl_vector_alloc(small.vocab);
+    size_t seq[20], s = 0, refills = 0;
+    for (size_t i = 0; i < 20; i++)
+        seq[i] = (i * 5 + 3) % small.vocab;
+    cr_assert_eq(gpt_generate_next(w, c, seq, 0, z), INVENT_ERANGE);
+    for (size_t len = 1; len <= 20; len++) {
+        if (len - s > small.context)
+            s = len - small.context / 2, refills++;
+        cr_assert_eq(gpt_generate_next(w, c, seq, len, z), INVENT_OK);
+        cr_assert_eq(c->len, len - s);
+        gpt_trace *tr = gpt_trace_new(w, 1, len - s);
+        cr_assert_eq(gpt_forward(w, seq + s, NULL, tr, NULL), INVENT_OK);
+        for (size_t i = 0; i < small.vocab; i++)
+            cr_assert_float_eq(gsl_matrix_get(gpt_logits(tr), len - s - 1, i), z->data[i],
+                               1e-12, "len %zu", len);
+        gpt_trace_free(tr);
+    }
+    cr_assert_eq(refills, 3); /* at len 8, 13 and 18 */
+    gsl_vector_free(z);
+    gpt_cache_free(c);
+    gpt_free(w);
+    gsl_rng_free(r);
+}
+
 Test(checkpoint, saved_and_loaded_weights_are_identical_and_shapes_are_checked)
 {
     char dir[64], bad[160];

@@ -32,8 +32,8 @@ static const char *file_in(char *buf, const char *dir, const char *name)
 
 size_t checkpoint_bytes(const gpt_shape *shape)
 {
-    return (gpt_param_count(shape) + SHAPE_FIELDS + 256) * sizeof(double) +
-           (gpt_tensor_count(shape) + 2) * FILE_SLACK;
+    return (gpt_param_count(shape) + SHAPE_FIELDS + 256 + 1) * sizeof(double) +
+           (gpt_tensor_count(shape) + 3) * FILE_SLACK;
 }
 
 /* ------------------------------------------------------------ the target */
@@ -202,14 +202,16 @@ static int write_files(const char *folder, gpt_weights *w, const unsigned char *
     double fields[SHAPE_FIELDS] = {(double)s->vocab, (double)s->context, (double)s->dim,
                                    (double)s->heads, (double)s->layers,  (double)s->hidden,
                                    s->norm == BLOCK_POST_NORM};
-    double vocab[256];
+    double vocab[256], eps[1] = {w->blocks[0]->eps};
     for (size_t k = 0; k < s->vocab; k++)
         vocab[k] = symbols[k];
     char path[PATH_MAX];
-    size_t one[1] = {SHAPE_FIELDS}, v[1] = {s->vocab};
+    size_t one[1] = {SHAPE_FIELDS}, v[1] = {s->vocab}, n_eps[1] = {1};
     int status = npy_save(file_in(path, folder, "shape"), NPY_F64, 1, one, fields);
     if (status == INVENT_OK)
         status = npy_save(file_in(path, folder, "vocab"), NPY_F64, 1, v, vocab);
+    if (status == INVENT_OK)
+        status = npy_save(file_in(path, folder, "eps"), NPY_F64, 1, n_eps, eps);
     size_t count = gpt_tensor_count(s);
     tensor_ref t[count];
     gpt_tensors(w, NULL, t);
@@ -278,7 +280,7 @@ static int read_numbers(const char *dir, const char *name, double *out, size_t m
         reason = strerror(errno);
     else if (status == INVENT_OK && (a.dtype != NPY_F64 || a.ndim != 1 || a.shape[0] > max)) {
         status = INVENT_EFORMAT;
-        reason = "not a list of at most 256 float64 numbers";
+        reason = "not a short list of float64 numbers (one for eps, at most 256 for the rest)";
     } else if (status == INVENT_OK)
         memcpy(out, a.data, (*n = a.shape[0]) * sizeof(double));
     if (status != INVENT_OK)
@@ -383,17 +385,36 @@ static int load_tensor(const char *dir, tensor_ref *t, char *bad, size_t len)
     return status;
 }
 
+/* dir -> *eps from eps.npy, one number in (0, CHECKPOINT_MAX_EPS]; CHECKPOINT_OLD_EPS when
+ * the file is missing (a checkpoint from before eps.npy); else the status, bad <- why */
+static int load_eps(const char *dir, double *eps, char *bad, size_t len)
+{
+    char path[PATH_MAX];
+    size_t n;
+    if (access(file_in(path, dir, "eps"), F_OK) != 0 && errno == ENOENT) {
+        *eps = CHECKPOINT_OLD_EPS;
+        return INVENT_OK;
+    }
+    int status = read_numbers(dir, "eps", eps, 1, &n, bad, len);
+    if (status == INVENT_OK && (n != 1 || !(*eps > 0.0 && *eps <= CHECKPOINT_MAX_EPS))) {
+        snprintf(bad, len, "eps.npy: not one number above 0 and at most %g", CHECKPOINT_MAX_EPS);
+        status = INVENT_EFORMAT;
+    }
+    return status;
+}
+
 int checkpoint_load(const char *dir, gpt_weights *w, char *bad, size_t len)
 {
     size_t count = gpt_tensor_count(&w->shape);
     tensor_ref t[count];
     gpt_tensors(w, NULL, t);
-    for (size_t k = 0; k < count; k++) {
-        int status = load_tensor(dir, &t[k], bad, len);
-        if (status != INVENT_OK)
-            return status;
-    }
-    return INVENT_OK;
+    double eps;
+    int status = load_eps(dir, &eps, bad, len);
+    for (size_t k = 0; k < count && status == INVENT_OK; k++)
+        status = load_tensor(dir, &t[k], bad, len);
+    for (size_t l = 0; l < w->shape.layers && status == INVENT_OK; l++)
+        w->blocks[l]->eps = eps;
+    return status;
 }
 
 void checkpoint_remove(const char *dir, gpt_weights *w)
@@ -406,6 +427,7 @@ void checkpoint_remove(const char *dir, gpt_weights *w)
         unlink(file_in(path, dir, t[k].name));
     unlink(file_in(path, dir, "shape"));
     unlink(file_in(path, dir, "vocab"));
+    unlink(file_in(path, dir, "eps"));
     int keep = errno;
     rmdir(dir);
     errno = keep;

@@ -53,6 +53,23 @@ void gpt_cache_free(gpt_cache *c)
     free(c);
 }
 
+int cache_attend(const gsl_matrix *K, const gsl_matrix *V, const gsl_vector *q, gsl_vector *s,
+                 gsl_vector *out)
+{
+    size_t n = K->size1, dk = K->size2;
+    if (V->size1 != n || V->size2 != dk || q->size != dk || s->size != n || out->size != dk)
+        return INVENT_ESHAPE;
+    gsl_blas_dgemv(CblasNoTrans, 1.0 / sqrt((double)dk), K, q, 0.0, s);
+    double top = gsl_vector_max(s), total = 0.0;
+    for (size_t i = 0; i < n; i++) {
+        double e = exp(gsl_vector_get(s, i) - top);
+        gsl_vector_set(s, i, e), total += e;
+    }
+    gsl_vector_scale(s, 1.0 / total);
+    gsl_blas_dgemv(CblasTrans, 1.0, V, s, 0.0, out);
+    return INVENT_OK;
+}
+
 /* h: (1, d), the cache up to row t of layer l -> c->a: (1, d) = W_o [head outputs] */
 static int attend(const mha_weights *m, gpt_cache *c, size_t l, size_t t)
 {
@@ -65,19 +82,12 @@ static int attend(const mha_weights *m, gpt_cache *c, size_t l, size_t t)
     if (status == INVENT_OK)
         status = linear_forward(c->h, m->Wv, NULL, &v_row.matrix);
     for (size_t j = 0; j < m->heads && status == INVENT_OK; j++) {
-        /* s_i = q_j . k_ij / sqrt(dk) over the cached i <= t, softmax, c_j = sum_i w_i v_ij */
         gsl_matrix_const_view Kj = gsl_matrix_const_submatrix(c->K[l], 0, j * dk, t + 1, dk);
         gsl_matrix_const_view Vj = gsl_matrix_const_submatrix(c->V[l], 0, j * dk, t + 1, dk);
         gsl_vector_view qj = gsl_vector_view_array(c->q->data + j * dk, dk);
         gsl_vector_view cj = gsl_vector_view_array(c->c->data + j * dk, dk);
         gsl_vector_view s = gsl_vector_subvector(c->s, 0, t + 1);
-        gsl_blas_dgemv(CblasNoTrans, 1.0 / sqrt((double)dk), &Kj.matrix, &qj.vector, 0.0,
-                       &s.vector);
-        double top = gsl_vector_max(&s.vector), total = 0.0;
-        for (size_t i = 0; i <= t; i++)
-            total += (s.vector.data[i] = exp(s.vector.data[i] - top));
-        gsl_vector_scale(&s.vector, 1.0 / total);
-        gsl_blas_dgemv(CblasTrans, 1.0, &Vj.matrix, &s.vector, 0.0, &cj.vector);
+        status = cache_attend(&Kj.matrix, &Vj.matrix, &qj.vector, &s.vector, &cj.vector);
     }
     return status == INVENT_OK ? linear_forward(c->c, m->Wo, NULL, c->a) : status;
 }
@@ -174,6 +184,16 @@ static int refill(const gpt_weights *w, gpt_cache *c, const size_t *tokens, size
     return status;
 }
 
+int gpt_generate_next(const gpt_weights *w, gpt_cache *c, const size_t *seq, size_t len,
+                      gsl_vector *logits)
+{
+    size_t T = w->shape.context, keep = T / 2 > 0 ? T / 2 : 1;
+    if (len == 0)
+        return INVENT_ERANGE;
+    return c->len < T ? gpt_cache_step(w, c, seq[len - 1], logits)
+                      : refill(w, c, seq + len - keep, keep, logits);
+}
+
 int gpt_generate(const gpt_weights *w, gpt_cache *c, const size_t *prompt, size_t n_prompt,
                  size_t n, double temperature, size_t top_k, gsl_rng *r, size_t *out)
 {
@@ -190,9 +210,7 @@ int gpt_generate(const gpt_weights *w, gpt_cache *c, const size_t *prompt, size_
     int status = refill(w, c, seq + start, len - start, logits);
     for (size_t i = 0; i < n && status == INVENT_OK; i++) {
         seq[len] = out[i] = sample_token(logits, temperature, top_k, r);
-        len++;
-        status = c->len < T ? gpt_cache_step(w, c, seq[len - 1], logits)
-                            : refill(w, c, seq + len - keep, keep, logits);
+        status = gpt_generate_next(w, c, seq, ++len, logits);
     }
     free(seq);
     gsl_vector_free(logits);

@@ -21,6 +21,12 @@ typedef struct {
     gsl_vector *s;        /* (T_max): one head's scores */
 } gpt_cache;
 
+/* K, V: (n, dk) one head's cached keys and values, the new token's in row n - 1; q: (dk)
+ * its query; s: (n) room for the weights -> out: (dk) = sum_i w_i v_i with
+ * w = softmax(K q / sqrt(dk)) (left in s); INVENT_ESHAPE when a size differs */
+int cache_attend(const gsl_matrix *K, const gsl_matrix *V, const gsl_vector *q, gsl_vector *s,
+                 gsl_vector *out);
+
 /* w -> an empty cache for up to T_max tokens, or NULL */
 gpt_cache *gpt_cache_new(const gpt_weights *w);
 void gpt_cache_free(gpt_cache *c);
@@ -33,9 +39,16 @@ int gpt_cache_step(const gpt_weights *w, gpt_cache *c, size_t token, gsl_vector 
  * softmax(logits / temperature) restricted to the top_k largest logits */
 size_t sample_token(const gsl_vector *logits, double temperature, size_t top_k, gsl_rng *r);
 
-/* prompt: (n_prompt >= 1) tokens -> out: (n) tokens that follow it. When the
- * cache is full, it is refilled with the last T_max / 2 tokens (positions
- * are learned per index, so keys cannot be shifted). */
+/* seq: (len >= 1) tokens, c holding those before seq[len - 1] since its last refill ->
+ * logits: (V) for the token after seq[len - 1], which joins the cache; when the cache
+ * is full, it is refilled with the last T_max / 2 tokens instead (positions are learned
+ * per index, so keys cannot be shifted). INVENT_ERANGE when len is 0 */
+int gpt_generate_next(const gpt_weights *w, gpt_cache *c, const size_t *seq, size_t len,
+                      gsl_vector *logits);
+
+/* prompt: (n_prompt >= 1) tokens -> out: (n) tokens that follow it, each drawn
+ * from the logits of gpt_generate_next (a prompt longer than T_max starts
+ * the cache at its last T_max / 2 tokens). */
 int gpt_generate(const gpt_weights *w, gpt_cache *c, const size_t *prompt, size_t n_prompt,
                  size_t n, double temperature, size_t top_k, gsl_rng *r, size_t *out);
 
