@@ -9,13 +9,15 @@
 
 typedef struct {
     gsl_matrix *Q, *K, *V, *a, *b;
+    gsl_vector *s; /* (Tk): the sum form's scores of one query */
 } qkv;
 
 static qkv random_qkv(size_t T, size_t Tk, size_t dk, size_t dv, unsigned long seed)
 {
     gsl_rng *r = rng_new(seed);
     qkv p = {mat_gaussian(T, dk, 1.0, r), mat_gaussian(Tk, dk, 1.0, r),
-             mat_gaussian(Tk, dv, 1.0, r), gsl_matrix_alloc(T, dv), gsl_matrix_alloc(T, dv)};
+             mat_gaussian(Tk, dv, 1.0, r), gsl_matrix_alloc(T, dv), gsl_matrix_alloc(T, dv),
+             gsl_vector_alloc(Tk)};
     gsl_rng_free(r);
     return p;
 }
@@ -27,6 +29,7 @@ static void free_qkv(qkv *p)
     gsl_matrix_free(p->V);
     gsl_matrix_free(p->a);
     gsl_matrix_free(p->b);
+    gsl_vector_free(p->s);
 }
 
 /* both forms on random (T, dk) queries and (Tk, dk) keys must agree */
@@ -34,7 +37,7 @@ static void assert_forms_agree(size_t T, size_t Tk, double scale, attn_mask mask
                                unsigned long seed)
 {
     qkv p = random_qkv(T, Tk, 4, 3, seed);
-    cr_assert_eq(attn_sum_form(p.Q, p.K, p.V, scale, mask, p.a), INVENT_OK);
+    cr_assert_eq(attn_sum_form(p.Q, p.K, p.V, scale, mask, p.s, p.a), INVENT_OK);
     cr_assert_eq(attn_matrix_form(p.Q, p.K, p.V, scale, mask, p.b), INVENT_OK);
     cr_assert_leq(mat_max_abs_diff(p.a, p.b), 1e-13);
     free_qkv(&p);
@@ -89,7 +92,7 @@ Test(attention, stays_finite_at_huge_scores)
 {
     qkv p = random_qkv(5, 5, 2, 2, 10);
     gsl_matrix_scale(p.Q, 1e4);
-    cr_assert_eq(attn_sum_form(p.Q, p.K, p.V, 1.0, ATTN_CAUSAL, p.a), INVENT_OK);
+    cr_assert_eq(attn_sum_form(p.Q, p.K, p.V, 1.0, ATTN_CAUSAL, p.s, p.a), INVENT_OK);
     cr_assert_eq(attn_matrix_form(p.Q, p.K, p.V, 1.0, ATTN_CAUSAL, p.b), INVENT_OK);
     for (size_t t = 0; t < 5; t++)
         for (size_t j = 0; j < 2; j++)
@@ -104,12 +107,12 @@ Test(attention, rejects_shapes_that_do_not_fit)
     gsl_matrix *W = gsl_matrix_alloc(4, 6), *bad = gsl_matrix_alloc(4, 3);
     /* causal needs as many queries as keys */
     cr_assert_eq(attn_weights(p.Q, p.K, 1.0, ATTN_CAUSAL, W), INVENT_ESHAPE);
-    cr_assert_eq(attn_sum_form(p.Q, p.K, p.V, 1.0, ATTN_CAUSAL, p.a), INVENT_ESHAPE);
+    cr_assert_eq(attn_sum_form(p.Q, p.K, p.V, 1.0, ATTN_CAUSAL, p.s, p.a), INVENT_ESHAPE);
     cr_assert_eq(attn_matrix_form(p.Q, p.K, p.V, 1.0, ATTN_CAUSAL, p.a), INVENT_ESHAPE);
     /* out of the wrong width, and V with the wrong number of rows */
     cr_assert_eq(attn_matrix_form(p.Q, p.K, p.V, 1.0, ATTN_BIDIRECTIONAL, bad), INVENT_ESHAPE);
-    cr_assert_eq(attn_sum_form(p.Q, p.K, p.V, 1.0, ATTN_BIDIRECTIONAL, bad), INVENT_ESHAPE);
-    cr_assert_eq(attn_sum_form(p.Q, p.K, p.a, 1.0, ATTN_BIDIRECTIONAL, p.b), INVENT_ESHAPE);
+    cr_assert_eq(attn_sum_form(p.Q, p.K, p.V, 1.0, ATTN_BIDIRECTIONAL, p.s, bad), INVENT_ESHAPE);
+    cr_assert_eq(attn_sum_form(p.Q, p.K, p.a, 1.0, ATTN_BIDIRECTIONAL, p.s, p.b), INVENT_ESHAPE);
     /* keys of another size than the queries */
     cr_assert_eq(attn_weights(p.Q, p.V, 1.0, ATTN_BIDIRECTIONAL, W), INVENT_ESHAPE);
     gsl_matrix_free(W);

@@ -104,6 +104,7 @@ static float *reference(const inputs *in)
     size_t T = in->s.T, H = in->s.H, dh = in->s.dh;
     gsl_matrix *all = gsl_matrix_alloc(T, H * dh);
     gsl_matrix *one = gsl_matrix_alloc(T, dh);
+    gsl_vector *scores = gsl_vector_alloc(T);
     for (size_t h = 0; h < H; h++) {
         gsl_matrix_const_view q = head(in->Q, h, dh), k = head(in->K, h, dh),
                               v = head(in->V, h, dh);
@@ -111,13 +112,14 @@ static float *reference(const inputs *in)
             windowed_head(in, h, one);
         else
             cr_assert_eq(attn_sum_form(&q.matrix, &k.matrix, &v.matrix, in->s.scale,
-                                       ATTN_CAUSAL, one), INVENT_OK);
+                                       ATTN_CAUSAL, scores, one), INVENT_OK);
         gsl_matrix_view dst = gsl_matrix_submatrix(all, 0, h * dh, T, dh);
         gsl_matrix_memcpy(&dst.matrix, one);
     }
     float *f = to_float(all);
     gsl_matrix_free(all);
     gsl_matrix_free(one);
+    gsl_vector_free(scores);
     return f;
 }
 

@@ -54,7 +54,9 @@ Test(reductions, identity_queries_and_keys_give_the_bilinear_score_with_a_equal_
     gsl_matrix_set_identity(I);
     mha_trace *tr = mha_trace_new(T, w);
     cr_assert_eq(mha_forward(w, X, ATTN_CAUSAL, tr, out), INVENT_OK);
-    cr_assert_eq(bilinear_scores(X, I, S), INVENT_OK); /* chapter 5: x_t^T A x_i, A = I */
+    gsl_matrix *keys = gsl_matrix_alloc(T, d);
+    cr_assert_eq(bilinear_scores(X, I, keys, S), INVENT_OK); /* chapter 5: x_t^T A x_i, A = I */
+    gsl_matrix_free(keys);
     gsl_matrix_scale(S, 1.0 / sqrt((double)d));
     mask_causal(S);
     cr_assert_eq(softmax_rows(S, 1.0), INVENT_OK);
