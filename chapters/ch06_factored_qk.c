@@ -633,8 +633,9 @@ static void attend(const example *m, const gsl_matrix *X, int factored, attn_mas
     gsl_matrix *K = scope_keep_matrix(sc, factored ? mat_product(X, CblasNoTrans, m->Wk, CblasTrans)
                                                    : mat_clone(X));
     gsl_matrix *V = scope_keep_matrix(sc, mat_product(X, CblasNoTrans, m->Wv, CblasTrans));
+    gsl_matrix *W = scope_matrix(sc, X->size1, X->size1);
     double scale = 1.0 / sqrt((double)m->Wq->size1);
-    chapter_must(attn_matrix_form(Q, K, V, scale, mask, out), "attending");
+    chapter_must(attn_forward(Q, K, V, scale, mask, W, out), "attending");
     scope_close(sc);
 }
 

@@ -928,9 +928,8 @@ static void forms_section(const invent_opts *o, const example *m)
     gsl_matrix *open = scope_matrix(sc, T, d), *W = scope_matrix(sc, T, T);
     gsl_vector *scores = scope_vector(sc, T);
     chapter_must(attn_sum_form(p.Q, p.K, p.V, scale, ATTN_CAUSAL, scores, sum), "the sum form");
-    chapter_must(attn_matrix_form(p.Q, p.K, p.V, scale, ATTN_CAUSAL, mat), "the matrix form");
-    chapter_must(attn_matrix_form(p.Q, p.K, p.V, scale, ATTN_BIDIRECTIONAL, open), "no mask");
-    chapter_must(attn_weights(p.Q, p.K, scale, ATTN_CAUSAL, W), "the weights");
+    chapter_must(attn_forward(p.Q, p.K, p.V, scale, ATTN_BIDIRECTIONAL, W, open), "no mask");
+    chapter_must(attn_forward(p.Q, p.K, p.V, scale, ATTN_CAUSAL, W, mat), "the matrix form");
     chapter_dump(o, "X", m->X);
     chapter_dump(o, "W_q", m->Wq);
     chapter_dump(o, "W_k", m->Wk);
@@ -1183,13 +1182,13 @@ static void huge_queries(const invent_opts *o, const example *m)
     scope *sc = scope_open();
     qkv p = qkv_of(sc, m);
     gsl_matrix *a = scope_matrix(sc, T, d), *b = scope_matrix(sc, T, d);
-    gsl_matrix *naive = scope_matrix(sc, T, d), *S = scope_matrix(sc, T, T);
+    gsl_matrix *naive = scope_matrix(sc, T, d), *S = scope_matrix(sc, T, T), *W = scope_matrix(sc, T, T);
     gsl_vector *scores = scope_vector(sc, T);
     chapter_must(mat_mul(p.Q, CblasNoTrans, p.K, CblasTrans, S), "the scores");
     double factor = 1e4 / largest_visible(S);
     gsl_matrix_scale(p.Q, factor);
     chapter_must(attn_sum_form(p.Q, p.K, p.V, 1.0, ATTN_CAUSAL, scores, a), "the sum form");
-    chapter_must(attn_matrix_form(p.Q, p.K, p.V, 1.0, ATTN_CAUSAL, b), "the matrix form");
+    chapter_must(attn_forward(p.Q, p.K, p.V, 1.0, ATTN_CAUSAL, W, b), "the matrix form");
     textbook_attention(&p, S, naive);
     /* scores of r products as large as S's, then a weighted sum of T values */
     double tol = rounding_tolerance_softmax(r, S, p.V) + rounding_tolerance(T, p.V);

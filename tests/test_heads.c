@@ -40,7 +40,7 @@ Test(heads, concat_places_heads_side_by_side)
     gsl_matrix_free(bad);
 }
 
-/* out = sum_j attn_matrix_form(head j) (W_o^(j))^T, head by head with attention.h */
+/* out = sum_j attn_sum_form(head j) (W_o^(j))^T, head by head with attention.h */
 static gsl_matrix *per_head_reference(const mha_weights *w, const gsl_matrix *X, attn_mask mask)
 {
     size_t T = X->size1, d = X->size2, H = w->heads;
