@@ -30,9 +30,10 @@ int attn_backward(const gsl_matrix *Q, const gsl_matrix *K, const gsl_matrix *V,
                   const gsl_matrix *W, const gsl_matrix *dOut, gsl_matrix *dQ, gsl_matrix *dK,
                   gsl_matrix *dV, gsl_matrix *work);
 
-/* Q: (T, dk), K: (T', dk), V: (T', dv) -> out: (T, dv) = W V, in the matrix
- * form (two BLAS products around a row softmax); attn_forward for chapters,
- * with the weights allocated and dropped */
+/* Q: (T, dk), K: (T', dk), V: (T', dv) -> out: (T, dv) = W V, attn_forward
+ * with the weights allocated and dropped on every call. Chapters, tests and
+ * exercises pass their own W to attn_forward; the one caller left is
+ * lib/learn/gradcheck.c, and this goes when it does the same. */
 int attn_matrix_form(const gsl_matrix *Q, const gsl_matrix *K, const gsl_matrix *V,
                      double scale, attn_mask mask, gsl_matrix *out);
 
