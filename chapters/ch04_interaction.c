@@ -74,6 +74,7 @@ static void split_over_sequence(score_fn s, const void *params, const gsl_matrix
                                 split_table *t)
 {
     size_t T = X->size1;
+    const gsl_vector *zero = scope_vector(sc, X->size2); /* the point the split is taken about */
     t->S = scope_matrix(sc, T, T), t->F = scope_matrix(sc, T, T);
     t->G = scope_matrix(sc, T, T), t->V = scope_matrix(sc, T, T);
     for (size_t j = 0; j < T; j++)
@@ -83,7 +84,7 @@ static void split_over_sequence(score_fn s, const void *params, const gsl_matrix
             score_parts p;
             chapter_must(s(params, &x_i.vector, &x_L.vector, gsl_matrix_ptr(t->S, j, i)),
                          "scoring a pair of tokens");
-            chapter_must(score_split(s, params, &x_i.vector, &x_L.vector, &p), "splitting a score");
+            chapter_must(score_split(s, params, &x_i.vector, &x_L.vector, zero, &p), "splitting a score");
             gsl_matrix_set(t->F, j, i, p.f);
             gsl_matrix_set(t->G, j, i, p.g);
             gsl_matrix_set(t->V, j, i, p.v);

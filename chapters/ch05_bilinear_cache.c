@@ -41,8 +41,8 @@ static gsl_matrix *causal_part(scope *sc, const gsl_matrix *S)
 /* X: (T, d), A: (d, d) -> the scores x_t^T A x_i of the causal pairs */
 static gsl_matrix *recomputed(scope *sc, const gsl_matrix *X, const gsl_matrix *A)
 {
-    gsl_matrix *S = scope_matrix(sc, X->size1, X->size1);
-    chapter_must(bilinear_scores(X, A, S), "recomputing the scores");
+    gsl_matrix *S = scope_matrix(sc, X->size1, X->size1), *keys = scope_matrix(sc, X->size1, A->size1);
+    chapter_must(bilinear_scores(X, A, keys, S), "recomputing the scores");
     return causal_part(sc, S);
 }
 
@@ -59,11 +59,11 @@ static void dot_product_section(const invent_opts *o, const gsl_matrix *X, gsl_r
                    "another routine (BLAS's symmetric rank-k update).", T, d);
     scope *sc = scope_open();
     gsl_matrix *I = scope_matrix(sc, d, d), *SI = scope_matrix(sc, T, T);
-    gsl_matrix *SA = scope_matrix(sc, T, T), *G = scope_matrix(sc, T, T);
+    gsl_matrix *SA = scope_matrix(sc, T, T), *G = scope_matrix(sc, T, T), *keys = scope_matrix(sc, T, d);
     gsl_matrix *A = scope_keep_matrix(sc, mat_gaussian(d, d, 1.0 / sqrt((double)d), r));
     gsl_matrix_set_identity(I);
-    chapter_must(bilinear_scores(X, I, SI), "scoring with A = I");
-    chapter_must(bilinear_scores(X, A, SA), "scoring with a random A");
+    chapter_must(bilinear_scores(X, I, keys, SI), "scoring with A = I");
+    chapter_must(bilinear_scores(X, A, keys, SA), "scoring with a random A");
     gsl_blas_dsyrk(CblasLower, CblasNoTrans, 1.0, X, 0.0, G); /* lower half of X X^T */
     gsl_matrix_transpose_tricpy(CblasLower, CblasUnit, G, G);
     check_matrix_close("B1", "with A = I the bilinear score x_L^T A x_i is the dot product "

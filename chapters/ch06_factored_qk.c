@@ -83,10 +83,11 @@ static void factored_section(const invent_opts *o, const example *m)
     gsl_matrix *SA = scope_matrix(sc, T, T), *SF = scope_matrix(sc, T, T);
     gsl_matrix *swapped = scope_matrix(sc, T, T), *cached = scope_matrix(sc, T, T);
     gsl_matrix *causal = scope_matrix(sc, T, T), *wrong = scope_matrix(sc, T, T);
+    gsl_matrix *keys = scope_matrix(sc, T, d), *Q = scope_matrix(sc, T, r), *K = scope_matrix(sc, T, r);
     decode_count n;
-    chapter_must(bilinear_scores(m->X, m->A, SA), "scoring with A");
-    chapter_must(factor_scores(m->X, m->Wq, m->Wk, SF), "scoring with queries and keys");
-    chapter_must(factor_scores(m->X, m->Wk, m->Wq, swapped), "scoring with the roles swapped");
+    chapter_must(bilinear_scores(m->X, m->A, keys, SA), "scoring with A");
+    chapter_must(factor_scores(m->X, m->Wq, m->Wk, Q, K, SF), "scoring with queries and keys");
+    chapter_must(factor_scores(m->X, m->Wk, m->Wq, Q, K, swapped), "scoring with the roles swapped");
     chapter_must(decode_factored(m->X, m->Wq, m->Wk, cached, &n), "decoding from the keys");
     chapter_must(decode_factored(m->X, m->Wk, m->Wq, wrong, &n), "decoding, roles swapped");
     gsl_matrix_tricpy(CblasLower, CblasNonUnit, causal, SA); /* the pairs i <= t */
@@ -349,11 +350,13 @@ static void cross_section(const invent_opts *o, const sizes *s, gsl_rng *rng)
     gsl_matrix *square = scope_keep_matrix(sc, mat_gaussian(dq, dq, sigma, rng));
     gsl_matrix *SF = scope_matrix(sc, T, T), *SA = scope_matrix(sc, T, T);
     gsl_matrix *reversed = scope_matrix(sc, T, T), *SS = scope_matrix(sc, T, T);
-    chapter_must(factor_cross_scores(Y, X, Wq, Wk, SF), "scoring across with the pair");
-    chapter_must(bilinear_cross_scores(Y, X, A, SA), "scoring across with W_q^T W_k");
-    chapter_must(bilinear_cross_scores(X, Y, At, reversed), "scoring with the flow reversed");
-    int refused = bilinear_cross_scores(Y, X, square, SS) == INVENT_ESHAPE;
-    int refused_same = bilinear_cross_scores(Y, X_same, square, SS) == INVENT_ESHAPE;
+    gsl_matrix *Q = scope_matrix(sc, T, r), *K = scope_matrix(sc, T, r), *keys = scope_matrix(sc, T, dq);
+    gsl_matrix *keys_back = scope_matrix(sc, T, dk);
+    chapter_must(factor_cross_scores(Y, X, Wq, Wk, Q, K, SF), "scoring across with the pair");
+    chapter_must(bilinear_cross_scores(Y, X, A, keys, SA), "scoring across with W_q^T W_k");
+    chapter_must(bilinear_cross_scores(X, Y, At, keys_back, reversed), "scoring with the flow reversed");
+    int refused = bilinear_cross_scores(Y, X, square, keys, SS) == INVENT_ESHAPE;
+    int refused_same = bilinear_cross_scores(Y, X_same, square, keys, SS) == INVENT_ESHAPE;
     double tol = rounding_tolerance(dq + dk + r, SA);
     check_matrix_close("Q6", "queries from one sequence, keys from another of another width: "
                              "(W_q y_t) . (W_k x_i) = y_t^T (W_q^T W_k) x_i, a d_q x d_k product, "
@@ -630,8 +633,9 @@ static void attend(const example *m, const gsl_matrix *X, int factored, attn_mas
     gsl_matrix *K = scope_keep_matrix(sc, factored ? mat_product(X, CblasNoTrans, m->Wk, CblasTrans)
                                                    : mat_clone(X));
     gsl_matrix *V = scope_keep_matrix(sc, mat_product(X, CblasNoTrans, m->Wv, CblasTrans));
+    gsl_matrix *W = scope_matrix(sc, X->size1, X->size1);
     double scale = 1.0 / sqrt((double)m->Wq->size1);
-    chapter_must(attn_matrix_form(Q, K, V, scale, mask, out), "attending");
+    chapter_must(attn_forward(Q, K, V, scale, mask, W, out), "attending");
     scope_close(sc);
 }
 
@@ -830,14 +834,15 @@ static void quadratic_section(const invent_opts *o, const example *m)
     scope *sc = scope_open();
     gsl_matrix *B = scope_matrix(sc, 2 * d, 2 * d), *S = scope_matrix(sc, T, T);
     gsl_matrix *S3 = scope_matrix(sc, T, T), *X3 = scope_keep_matrix(sc, mat_clone(m->X));
+    gsl_matrix *Q = scope_matrix(sc, T, m->Wq->size1), *K = scope_matrix(sc, T, m->Wq->size1);
     gsl_matrix_view upper = gsl_matrix_submatrix(B, 0, d, d, d);
     gsl_matrix_view lower = gsl_matrix_submatrix(B, d, 0, d, d);
     gsl_matrix_memcpy(&upper.matrix, m->A);
     gsl_matrix_transpose_memcpy(&lower.matrix, m->A);
     gsl_matrix_scale(B, 0.5);
     gsl_matrix_scale(X3, 3.0);
-    chapter_must(factor_scores(m->X, m->Wq, m->Wk, S), "scoring the tokens");
-    chapter_must(factor_scores(X3, m->Wq, m->Wk, S3), "scoring the tokens times 3");
+    chapter_must(factor_scores(m->X, m->Wq, m->Wk, Q, K, S), "scoring the tokens");
+    chapter_must(factor_scores(X3, m->Wq, m->Wk, Q, K, S3), "scoring the tokens times 3");
     size_t paired = T < QUADRATIC_PAIRS ? T : QUADRATIC_PAIRS;
     char claim[160];
     snprintf(claim, sizeof claim, "every score equals z^T B z, a quadratic form of the stacked "

@@ -682,11 +682,11 @@ static void hot_limit(const invent_opts *o, const gsl_vector *s, gsl_vector *w)
 /* S2 on the last token's scores against all T positions. */
 static void temperature_section(const invent_opts *o, const example *m)
 {
-    size_t T = m->X->size1;
+    size_t T = m->X->size1, r = m->Wq->size1;
     scope *sc = scope_open();
-    gsl_matrix *S = scope_matrix(sc, T, T);
+    gsl_matrix *S = scope_matrix(sc, T, T), *Q = scope_matrix(sc, T, r), *K = scope_matrix(sc, T, r);
     gsl_vector *s = scope_vector(sc, T), *w = scope_vector(sc, T);
-    chapter_must(factor_scores(m->X, m->Wq, m->Wk, S), "computing the scores");
+    chapter_must(factor_scores(m->X, m->Wq, m->Wk, Q, K, S), "computing the scores");
     gsl_matrix_get_row(s, S, T - 1);
     report_section(o, "Softmax, and its temperature");
     report_text(o, "The softmax turns scores s_i into weights exp(s_i / tau) / sum_j exp(s_j / "
@@ -926,10 +926,10 @@ static void forms_section(const invent_opts *o, const example *m)
     qkv p = qkv_of(sc, m);
     gsl_matrix *sum = scope_matrix(sc, T, d), *mat = scope_matrix(sc, T, d);
     gsl_matrix *open = scope_matrix(sc, T, d), *W = scope_matrix(sc, T, T);
-    chapter_must(attn_sum_form(p.Q, p.K, p.V, scale, ATTN_CAUSAL, sum), "the sum form");
-    chapter_must(attn_matrix_form(p.Q, p.K, p.V, scale, ATTN_CAUSAL, mat), "the matrix form");
-    chapter_must(attn_matrix_form(p.Q, p.K, p.V, scale, ATTN_BIDIRECTIONAL, open), "no mask");
-    chapter_must(attn_weights(p.Q, p.K, scale, ATTN_CAUSAL, W), "the weights");
+    gsl_vector *scores = scope_vector(sc, T);
+    chapter_must(attn_sum_form(p.Q, p.K, p.V, scale, ATTN_CAUSAL, scores, sum), "the sum form");
+    chapter_must(attn_forward(p.Q, p.K, p.V, scale, ATTN_BIDIRECTIONAL, W, open), "no mask");
+    chapter_must(attn_forward(p.Q, p.K, p.V, scale, ATTN_CAUSAL, W, mat), "the matrix form");
     chapter_dump(o, "X", m->X);
     chapter_dump(o, "W_q", m->Wq);
     chapter_dump(o, "W_k", m->Wk);
@@ -1182,12 +1182,13 @@ static void huge_queries(const invent_opts *o, const example *m)
     scope *sc = scope_open();
     qkv p = qkv_of(sc, m);
     gsl_matrix *a = scope_matrix(sc, T, d), *b = scope_matrix(sc, T, d);
-    gsl_matrix *naive = scope_matrix(sc, T, d), *S = scope_matrix(sc, T, T);
+    gsl_matrix *naive = scope_matrix(sc, T, d), *S = scope_matrix(sc, T, T), *W = scope_matrix(sc, T, T);
+    gsl_vector *scores = scope_vector(sc, T);
     chapter_must(mat_mul(p.Q, CblasNoTrans, p.K, CblasTrans, S), "the scores");
     double factor = 1e4 / largest_visible(S);
     gsl_matrix_scale(p.Q, factor);
-    chapter_must(attn_sum_form(p.Q, p.K, p.V, 1.0, ATTN_CAUSAL, a), "the sum form");
-    chapter_must(attn_matrix_form(p.Q, p.K, p.V, 1.0, ATTN_CAUSAL, b), "the matrix form");
+    chapter_must(attn_sum_form(p.Q, p.K, p.V, 1.0, ATTN_CAUSAL, scores, a), "the sum form");
+    chapter_must(attn_forward(p.Q, p.K, p.V, 1.0, ATTN_CAUSAL, W, b), "the matrix form");
     textbook_attention(&p, S, naive);
     /* scores of r products as large as S's, then a weighted sum of T values */
     double tol = rounding_tolerance_softmax(r, S, p.V) + rounding_tolerance(T, p.V);

@@ -52,7 +52,8 @@ static void head_output(const mha_weights *w, const gsl_matrix *X, size_t j, gsl
     gsl_matrix *Q = scope_keep_matrix(sc, mat_product(X, CblasNoTrans, &Wq.matrix, CblasTrans));
     gsl_matrix *K = scope_keep_matrix(sc, mat_product(X, CblasNoTrans, &Wk.matrix, CblasTrans));
     gsl_matrix *V = scope_keep_matrix(sc, mat_product(X, CblasNoTrans, &Wv.matrix, CblasTrans));
-    chapter_must(attn_matrix_form(Q, K, V, 1.0 / sqrt((double)dk), ATTN_CAUSAL, O),
+    gsl_matrix *W = scope_matrix(sc, X->size1, X->size1);
+    chapter_must(attn_forward(Q, K, V, 1.0 / sqrt((double)dk), ATTN_CAUSAL, W, O),
                  "one head's attention");
     scope_close(sc);
 }

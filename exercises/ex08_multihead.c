@@ -22,7 +22,7 @@
  *     apart than their width (a tda).
  * Use the library: mat_product / mat_mul for the projections and W_o,
  * heads_const_columns / heads_columns for head j's column block (views, no
- * copies), attn_matrix_form for each head.
+ * copies), attn_forward for each head (one (T, T) weights matrix serves them all).
  * Write it yourself: the grade refuses calls to mha_forward and block_forward;
  * and to every library function that does the same work (found by walking the
  * library's call graph: each calls one of them, or is one of them wrapped):

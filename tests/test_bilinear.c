@@ -40,9 +40,9 @@ Test(bilinear, all_pairs_match_one_at_a_time_and_the_cached_key)
 {
     gsl_rng *r = rng_new(4);
     gsl_matrix *X = mat_gaussian(6, 4, 1.0, r), *A = mat_gaussian(4, 4, 1.0, r);
-    gsl_matrix *S = gsl_matrix_alloc(6, 6);
+    gsl_matrix *S = gsl_matrix_alloc(6, 6), *keys = gsl_matrix_alloc(6, 4);
     gsl_vector *key = gsl_vector_alloc(4);
-    cr_assert_eq(bilinear_scores(X, A, S), INVENT_OK);
+    cr_assert_eq(bilinear_scores(X, A, keys, S), INVENT_OK);
     for (size_t t = 0; t < 6; t++)
         for (size_t i = 0; i < 6; i++) {
             gsl_vector_const_view xt = gsl_matrix_const_row(X, t), xi = gsl_matrix_const_row(X, i);
@@ -52,10 +52,13 @@ Test(bilinear, all_pairs_match_one_at_a_time_and_the_cached_key)
             gsl_blas_ddot(&xt.vector, key, &via_key);
             cr_assert_float_eq(gsl_matrix_get(S, t, i), s, 1e-12);
             cr_assert_float_eq(via_key, s, 1e-12);
+            for (size_t j = 0; j < 4; j++) /* row i of keys is the cached key A x_i */
+                cr_assert_float_eq(gsl_matrix_get(keys, i, j), gsl_vector_get(key, j), 1e-12);
         }
     gsl_matrix_free(X);
     gsl_matrix_free(A);
     gsl_matrix_free(S);
+    gsl_matrix_free(keys);
     gsl_vector_free(key);
     gsl_rng_free(r);
 }
@@ -63,15 +66,16 @@ Test(bilinear, all_pairs_match_one_at_a_time_and_the_cached_key)
 Test(bilinear, rejects_shapes_that_do_not_fit)
 {
     gsl_matrix *X = gsl_matrix_calloc(3, 4), *A = gsl_matrix_calloc(3, 3);
-    gsl_matrix *S = gsl_matrix_calloc(3, 3);
+    gsl_matrix *S = gsl_matrix_calloc(3, 3), *keys = gsl_matrix_calloc(3, 3);
     gsl_vector *x = gsl_vector_calloc(4), *k = gsl_vector_calloc(3);
     double s;
-    cr_assert_eq(bilinear_scores(X, A, S), INVENT_ESHAPE);
+    cr_assert_eq(bilinear_scores(X, A, keys, S), INVENT_ESHAPE);
     cr_assert_eq(bilinear_score(x, A, x, &s), INVENT_ESHAPE);
     cr_assert_eq(bilinear_key(A, x, k), INVENT_ESHAPE);
     gsl_matrix_free(X);
     gsl_matrix_free(A);
     gsl_matrix_free(S);
+    gsl_matrix_free(keys);
     gsl_vector_free(x);
     gsl_vector_free(k);
 }

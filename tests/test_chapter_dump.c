@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "chapter.h"
+#include "private_dir.h"
 
 Test(chapter_dump, nothing_without_the_flag)
 {
@@ -15,17 +16,13 @@ Test(chapter_dump, nothing_without_the_flag)
     gsl_matrix_free(m);
 }
 
-Test(chapter_dump, writes_the_file)
+Test(chapter_dump, writes_the_file, .init = private_dir_make, .fini = private_dir_remove)
 {
-    char dir[] = "/tmp/invent-dump-XXXXXX", path[64];
-    cr_assert_not_null(mkdtemp(dir));
-    invent_opts o = {.program = "test", .dump_dir = dir};
+    char path[PATH_MAX];
+    invent_opts o = {.program = "test", .dump_dir = private_dir};
     gsl_matrix *m = gsl_matrix_calloc(2, 3);
     chapter_dump(&o, "m", m);
-    snprintf(path, sizeof path, "%s/m.npy", dir);
-    cr_assert_eq(access(path, R_OK), 0);
-    unlink(path);
-    rmdir(dir);
+    cr_assert_eq(access(private_path(path, sizeof path, "m.npy"), R_OK), 0);
     gsl_matrix_free(m);
 }
 

@@ -8,12 +8,16 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "private_dir.h"
 #include "rng.h"
 
 static invent_opts opts(const char *claims_file)
 {
     return (invent_opts){.program = "ch99", .quiet = 1, .claims_file = claims_file};
 }
+
+/* a folder of its own for every test that writes a claims file */
+TestSuite(check, .init = private_dir_make, .fini = private_dir_remove);
 
 Test(check, passing_claims_give_exit_status_zero, .init = cr_redirect_stdout)
 {
@@ -155,11 +159,8 @@ Test(check, matrices_compare_by_largest_difference, .init = cr_redirect_stdout)
 
 Test(check, claims_file_gets_one_tab_separated_line_per_check, .init = cr_redirect_stdout)
 {
-    char path[] = "/tmp/invent-claims-XXXXXX";
-    int fd = mkstemp(path);
-    cr_assert_geq(fd, 0);
-    close(fd);
-    invent_opts o = opts(path);
+    char path[PATH_MAX];
+    invent_opts o = opts(private_path(path, sizeof path, "claims"));
     check_setup(&o);
     check_equal("R2", "five steps", 5, 5);
     check_equal("R2", "two steps", 3, 2);
@@ -171,7 +172,6 @@ Test(check, claims_file_gets_one_tab_separated_line_per_check, .init = cr_redire
     cr_assert_eq(strncmp(line, "R2\tFAIL\tch99\ttwo steps\t", 23), 0, "got: %s", line);
     cr_assert_null(fgets(line, sizeof line, f));
     fclose(f);
-    unlink(path);
 }
 
 Test(check, quiet_mode_prints_only_failures, .init = cr_redirect_stdout)
@@ -214,11 +214,8 @@ Test(check, a_control_applies_to_the_next_check_only, .init = cr_redirect_stdout
 
 Test(check, controls_go_to_the_claims_file_with_their_verdict, .init = cr_redirect_stdout)
 {
-    char path[] = "/tmp/invent-claims-XXXXXX";
-    int fd = mkstemp(path);
-    cr_assert_geq(fd, 0);
-    close(fd);
-    invent_opts o = opts(path);
+    char path[PATH_MAX];
+    invent_opts o = opts(private_path(path, sizeof path, "claims"));
     check_setup(&o);
     check_equal("R2", "five steps", 5, 5);
     check_control("R2", "one layer more");
@@ -231,7 +228,6 @@ Test(check, controls_go_to_the_claims_file_with_their_verdict, .init = cr_redire
     cr_assert_eq(strncmp(line, "R2\tFAILS\tch99\tone layer more\t", 27), 0, "got: %s", line);
     cr_assert_not_null(strstr(line, "\tcontrol\n"), "got: %s", line);
     fclose(f);
-    unlink(path);
 }
 
 Test(check, a_claims_file_that_cannot_be_written_is_exit_status_three, .init = cr_redirect_stdout)
@@ -253,14 +249,12 @@ Test(check, a_claims_file_that_cannot_be_written_is_exit_status_three, .init = c
 Test(check, a_fifo_as_claims_file_is_refused_without_blocking, .init = cr_redirect_stdout)
 {
     cr_redirect_stderr();
-    char path[64];
-    snprintf(path, sizeof path, "/tmp/invent-fifo-%d", (int)getpid());
-    cr_assert_eq(mkfifo(path, 0600), 0);
+    char path[PATH_MAX];
+    cr_assert_eq(mkfifo(private_path(path, sizeof path, "fifo"), 0600), 0);
     invent_opts o = opts(path);
     check_setup(&o);
     check_equal("R2", "five steps", 5, 5);
     cr_assert_eq(check_finish(), 3);
-    unlink(path);
 }
 
 Test(check, quiet_mode_leaves_a_missing_control_to_make_verify, .init = cr_redirect_stdout)

@@ -50,9 +50,10 @@ Test(factor, factored_scores_equal_bilinear_scores_of_the_product)
     gsl_matrix *Wq = mat_gaussian(2, 6, 1.0, r), *Wk = mat_gaussian(2, 6, 1.0, r);
     gsl_matrix *A = mat_product(Wq, CblasTrans, Wk, CblasNoTrans);
     gsl_matrix *S = gsl_matrix_alloc(5, 5), *F = gsl_matrix_alloc(5, 5);
+    gsl_matrix *keys = gsl_matrix_alloc(5, 6), *Q = gsl_matrix_alloc(5, 2), *K = gsl_matrix_alloc(5, 2);
     gsl_vector *s = gsl_vector_alloc(6);
-    cr_assert_eq(bilinear_scores(X, A, S), INVENT_OK);
-    cr_assert_eq(factor_scores(X, Wq, Wk, F), INVENT_OK);
+    cr_assert_eq(bilinear_scores(X, A, keys, S), INVENT_OK);
+    cr_assert_eq(factor_scores(X, Wq, Wk, Q, K, F), INVENT_OK);
     cr_assert_leq(mat_max_abs_diff(S, F), 1e-12);
     cr_assert_eq(linalg_singular_values(A, s), INVENT_OK);
     cr_assert_eq(linalg_rank(s, 1e-10), 2, "W_q^T W_k has rank r");
@@ -62,6 +63,7 @@ Test(factor, factored_scores_equal_bilinear_scores_of_the_product)
     gsl_matrix_free(A);
     gsl_matrix_free(S);
     gsl_matrix_free(F);
+    gsl_matrix_free(keys), gsl_matrix_free(Q), gsl_matrix_free(K);
     gsl_vector_free(s);
     gsl_rng_free(r);
 }
@@ -71,10 +73,14 @@ Test(factor, rejects_shapes_and_ranks_that_do_not_fit)
     gsl_matrix *A = gsl_matrix_calloc(3, 3), *X = gsl_matrix_calloc(4, 3);
     gsl_matrix *W4 = gsl_matrix_calloc(4, 3), *W2 = gsl_matrix_calloc(2, 3);
     gsl_matrix *S = gsl_matrix_calloc(4, 4), *bad = gsl_matrix_calloc(2, 4);
+    gsl_matrix *Q = gsl_matrix_calloc(4, 2), *K = gsl_matrix_calloc(4, 2);
     cr_assert_eq(factor_svd(A, W4, W4), INVENT_ESHAPE, "r above d");
     cr_assert_eq(factor_svd(A, W2, W4), INVENT_ESHAPE, "W_q and W_k of different r");
-    cr_assert_eq(factor_scores(X, W2, bad, S), INVENT_ESHAPE);
-    cr_assert_eq(factor_scores(X, W2, W2, A), INVENT_ESHAPE);
+    cr_assert_eq(factor_scores(X, W2, bad, Q, K, S), INVENT_ESHAPE);
+    cr_assert_eq(factor_scores(X, W2, W2, Q, K, A), INVENT_ESHAPE);
+    cr_assert_eq(factor_scores(X, W2, W2, K, bad, S), INVENT_ESHAPE, "keys of the wrong shape");
+    cr_assert_eq(factor_scores(X, W2, W2, Q, K, S), INVENT_OK);
+    gsl_matrix_free(Q), gsl_matrix_free(K);
     gsl_matrix_free(A);
     gsl_matrix_free(X);
     gsl_matrix_free(W4);
@@ -90,17 +96,19 @@ Test(factor, cross_scores_of_two_widths_equal_the_rectangular_product)
     gsl_matrix *Wq = mat_gaussian(2, 5, 1.0, r), *Wk = mat_gaussian(2, 3, 1.0, r);
     gsl_matrix *A = mat_product(Wq, CblasTrans, Wk, CblasNoTrans); /* (5, 3) */
     gsl_matrix *S = gsl_matrix_alloc(4, 6), *SA = gsl_matrix_alloc(4, 6);
-    gsl_matrix *square = gsl_matrix_alloc(5, 5);
-    cr_assert_eq(factor_cross_scores(Y, X, Wq, Wk, S), INVENT_OK);
-    cr_assert_eq(bilinear_cross_scores(Y, X, A, SA), INVENT_OK);
+    gsl_matrix *square = gsl_matrix_alloc(5, 5), *keys = gsl_matrix_alloc(6, 5);
+    gsl_matrix *Q = gsl_matrix_alloc(4, 2), *K = gsl_matrix_alloc(6, 2);
+    cr_assert_eq(factor_cross_scores(Y, X, Wq, Wk, Q, K, S), INVENT_OK);
+    cr_assert_eq(bilinear_cross_scores(Y, X, A, keys, SA), INVENT_OK);
     cr_assert_lt(mat_max_abs_diff(S, SA), 1e-13);
     gsl_vector_const_view y = gsl_matrix_const_row(Y, 3), x = gsl_matrix_const_row(X, 5);
     double one;
     cr_assert_eq(bilinear_score(&y.vector, A, &x.vector, &one), INVENT_OK);
     cr_assert_float_eq(gsl_matrix_get(S, 3, 5), one, 1e-13);
-    cr_assert_eq(bilinear_cross_scores(Y, X, square, SA), INVENT_ESHAPE, "a square A does not fit");
-    cr_assert_eq(factor_cross_scores(Y, X, Wk, Wq, S), INVENT_ESHAPE);
-    gsl_matrix *mats[] = {Y, X, Wq, Wk, A, S, SA, square};
+    cr_assert_eq(bilinear_cross_scores(Y, X, square, keys, SA), INVENT_ESHAPE,
+                 "a square A does not fit");
+    cr_assert_eq(factor_cross_scores(Y, X, Wk, Wq, Q, K, S), INVENT_ESHAPE);
+    gsl_matrix *mats[] = {Y, X, Wq, Wk, A, S, SA, square, keys, Q, K};
     for (size_t k = 0; k < sizeof mats / sizeof mats[0]; k++)
         gsl_matrix_free(mats[k]);
     gsl_rng_free(r);

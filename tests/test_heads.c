@@ -40,7 +40,7 @@ Test(heads, concat_places_heads_side_by_side)
     gsl_matrix_free(bad);
 }
 
-/* out = sum_j attn_matrix_form(head j) (W_o^(j))^T, head by head with attention.h */
+/* out = sum_j attn_sum_form(head j) (W_o^(j))^T, head by head with attention.h */
 static gsl_matrix *per_head_reference(const mha_weights *w, const gsl_matrix *X, attn_mask mask)
 {
     size_t T = X->size1, d = X->size2, H = w->heads;
@@ -48,6 +48,7 @@ static gsl_matrix *per_head_reference(const mha_weights *w, const gsl_matrix *X,
     gsl_matrix *out = gsl_matrix_calloc(T, d);
     gsl_matrix *Q = gsl_matrix_alloc(T, dk), *K = gsl_matrix_alloc(T, dk);
     gsl_matrix *V = gsl_matrix_alloc(T, dv), *O = gsl_matrix_alloc(T, dv);
+    gsl_vector *scores = gsl_vector_alloc(T);
     for (size_t j = 0; j < H; j++) {
         gsl_matrix_const_view q = heads_const_rows(w->Wq, H, j), k = heads_const_rows(w->Wk, H, j);
         gsl_matrix_const_view v = heads_const_rows(w->Wv, H, j);
@@ -55,13 +56,14 @@ static gsl_matrix *per_head_reference(const mha_weights *w, const gsl_matrix *X,
         mat_mul(X, CblasNoTrans, &q.matrix, CblasTrans, Q);
         mat_mul(X, CblasNoTrans, &k.matrix, CblasTrans, K);
         mat_mul(X, CblasNoTrans, &v.matrix, CblasTrans, V);
-        cr_assert_eq(attn_sum_form(Q, K, V, 1.0 / sqrt((double)dk), mask, O), INVENT_OK);
+        cr_assert_eq(attn_sum_form(Q, K, V, 1.0 / sqrt((double)dk), mask, scores, O), INVENT_OK);
         gsl_blas_dgemm(CblasNoTrans, CblasTrans, 1.0, O, &o.matrix, 1.0, out);
     }
     gsl_matrix_free(Q);
     gsl_matrix_free(K);
     gsl_matrix_free(V);
     gsl_matrix_free(O);
+    gsl_vector_free(scores);
     return out;
 }
 

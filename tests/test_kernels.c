@@ -104,6 +104,7 @@ static float *reference(const inputs *in)
     size_t T = in->s.T, H = in->s.H, dh = in->s.dh;
     gsl_matrix *all = gsl_matrix_alloc(T, H * dh);
     gsl_matrix *one = gsl_matrix_alloc(T, dh);
+    gsl_vector *scores = gsl_vector_alloc(T);
     for (size_t h = 0; h < H; h++) {
         gsl_matrix_const_view q = head(in->Q, h, dh), k = head(in->K, h, dh),
                               v = head(in->V, h, dh);
@@ -111,13 +112,14 @@ static float *reference(const inputs *in)
             windowed_head(in, h, one);
         else
             cr_assert_eq(attn_sum_form(&q.matrix, &k.matrix, &v.matrix, in->s.scale,
-                                       ATTN_CAUSAL, one), INVENT_OK);
+                                       ATTN_CAUSAL, scores, one), INVENT_OK);
         gsl_matrix_view dst = gsl_matrix_submatrix(all, 0, h * dh, T, dh);
         gsl_matrix_memcpy(&dst.matrix, one);
     }
     float *f = to_float(all);
     gsl_matrix_free(all);
     gsl_matrix_free(one);
+    gsl_vector_free(scores);
     return f;
 }
 
@@ -501,12 +503,52 @@ static float *scaled_before_the_maximum(const inputs *in)
     return out;
 }
 
+/* every query t of in through the decode kernel, as generation meets it (a
+ * cache of tokens 0..t, a key-value head per head) -> out: (T, H, dh) */
+static void decode_every_query(const inputs *in, float *out)
+{
+    size_t ld = in->s.H * in->s.dh;
+    for (size_t t = 0; t < in->s.T; t++) {
+        attn_decode_shape d = {t + 1, in->s.H, in->s.H, in->s.dh, in->s.scale};
+        cr_assert_eq(attn_decode(&d, in->q + t * ld, in->k, in->v, out + t * ld, NULL),
+                     INVENT_OK);
+    }
+}
+
+/* the tiled, both sparse (every key listed) and the decode kernel on exact
+ * inputs against the double sum form (want), on the path in use */
+static void check_exact_kernels(const inputs *in, const float *want, const char *path)
+{
+    size_t n = in->s.T * in->s.H * in->s.dh;
+    attn_key_list keys;
+    attn_block_list blocks;
+    full_lists(in->s.T, &keys, &blocks);
+    float *got = malloc(n * sizeof *got);
+    cr_assert_not_null(got);
+    const char *name[4] = {"tiled", "sparse keys", "sparse blocks", "decode"};
+    for (int k = 0; k < 4; k++) {
+        int status = k == 0   ? attn_tiled(&in->s, in->q, in->k, in->v, got, NULL)
+                     : k == 1 ? attn_sparse_keys(&in->s, &keys, in->q, in->k, in->v, got, NULL)
+                     : k == 2 ? attn_sparse_blocks(&in->s, &blocks, in->q, in->k, in->v, got,
+                                                   NULL)
+                              : (decode_every_query(in, got), INVENT_OK);
+        cr_assert_eq(status, INVENT_OK);
+        double e = attn_rel_diff(got, want, n);
+        cr_assert(e <= REL_TOL, "%s (%s) vs double at scale %g: %.3g", name[k], path,
+                  in->s.scale, e);
+    }
+    free(got);
+    attn_key_list_free(&keys);
+    attn_block_list_free(&blocks);
+}
+
 /* Issue 28: where the scores are exact (integer inputs, scores up to
  * +-1e4, scale 1 or a power of two), every kernel agrees with the double
- * sum form to 1e-5: the tiled kernel subtracts the running maximum before
- * it scales. The control is the order it used before (scores rounded after
- * scaling, then the maximum subtracted): on the same inputs it is more than
- * 1e-5 away, so these inputs tell the two orders apart. */
+ * sum form to 1e-5: the tiled, sparse and decode kernels subtract the
+ * running maximum before they scale. The control is the order they used
+ * before (scores rounded after scaling, then the maximum subtracted): on the
+ * same inputs it is more than 1e-5 away, so these inputs tell the two
+ * orders apart. */
 Test(kernels, exact_scores_of_1e4_stay_exact_in_every_kernel)
 {
     const size_t T = 400, H = 4, dh = 4;
@@ -519,11 +561,7 @@ Test(kernels, exact_scores_of_1e4_stay_exact_in_every_kernel)
         float *want = reference(&in);
         for (int level = SIMD_PORTABLE; level <= (int)simd_best(); level++) {
             setenv("INVENT_SIMD", simd_name((simd_level)level), 1);
-            float *tiled = run(attn_tiled, &in, NULL);
-            double e = attn_rel_diff(tiled, want, T * H * dh);
-            cr_assert(e <= REL_TOL, "tiled (%s) vs double at scale %g: %.3g",
-                      simd_name((simd_level)level), scale[k], e);
-            free(tiled);
+            check_exact_kernels(&in, want, simd_name((simd_level)level));
         }
         unsetenv("INVENT_SIMD");
         float *old = scaled_before_the_maximum(&in);

@@ -10,27 +10,23 @@
 
 #include "paths.h"
 #include "plot.h"
+#include "private_dir.h"
 #include "status.h"
 
-static char dir[64];
+/* the figures' folder, not made yet: plot_begin makes it */
+static char dir[PATH_MAX];
 
 static void make_dir(void)
 {
-    snprintf(dir, sizeof dir, "/tmp/invent-plot-%d", (int)getpid());
+    private_dir_make();
+    private_path(dir, sizeof dir, "figures");
 }
 
-static void remove_dir(void)
-{
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-    cr_assert_eq(system(cmd), 0);
-}
-
-TestSuite(plot, .init = make_dir, .fini = remove_dir);
+TestSuite(plot, .init = make_dir, .fini = private_dir_remove);
 
 static int exists(const char *name)
 {
-    char path[128];
+    char path[PATH_MAX + 64];
     struct stat st;
     snprintf(path, sizeof path, "%s/%s", dir, name);
     return stat(path, &st) == 0 && st.st_size > 0;
@@ -111,8 +107,8 @@ Test(plot, a_quote_in_the_plot_directory_is_no_problem, .init = cr_redirect_stde
 {
     if (system("command -v gnuplot >/dev/null 2>&1") != 0)
         cr_skip_test("gnuplot is not installed");
-    char quoted[128], png[160];
-    snprintf(quoted, sizeof quoted, "%s/it's; a \"dir\"", dir);
+    char quoted[PATH_MAX], png[PATH_MAX + 32];
+    private_path(quoted, sizeof quoted, "it's; a \"dir\"");
     invent_opts o = {.program = "ch99", .plot_dir = quoted};
     cr_assert_eq(paths_make_dirs(quoted), 0);
     cr_assert_eq(render_steps(&o, "ch99_steps", NULL), INVENT_OK);
@@ -123,7 +119,7 @@ Test(plot, a_quote_in_the_plot_directory_is_no_problem, .init = cr_redirect_stde
 /* Whether the process named in DIR/child still runs (a zombie does not). */
 static int child_alive(void)
 {
-    char path[128], stat_line[256];
+    char path[PATH_MAX + 16], stat_line[256];
     long pid = 0;
     snprintf(path, sizeof path, "%s/child", dir);
     FILE *f = fopen(path, "r");
@@ -143,8 +139,8 @@ static int child_alive(void)
 Test(plot, a_gnuplot_that_hangs_is_stopped_and_later_figures_skipped, .init = cr_redirect_stderr)
 {
     /* a "gnuplot" that sleeps, and a child of it that must die with it */
-    char bin[96], script[128], path[4096];
-    snprintf(bin, sizeof bin, "%s/bin", dir);
+    char bin[PATH_MAX], script[PATH_MAX + 16], path[2 * PATH_MAX];
+    private_path(bin, sizeof bin, "bin");
     cr_assert_eq(paths_make_dirs(bin), 0);
     snprintf(script, sizeof script, "%s/gnuplot", bin);
     FILE *f = fopen(script, "w");

@@ -13,6 +13,7 @@
 
 #include "dump.h"
 #include "paths.h"
+#include "private_dir.h"
 #include "report.h"
 #include "status.h"
 
@@ -54,22 +55,22 @@ Test(report, no_color_when_not_a_terminal)
     cr_assert_eq(report_use_color(-1), 0);
 }
 
+/* a folder of its own for every test that writes files */
+TestSuite(dump, .init = private_dir_make, .fini = private_dir_remove);
+TestSuite(paths, .init = private_dir_make, .fini = private_dir_remove);
+
 Test(dump, writes_named_npy_files_only_when_asked)
 {
-    char dir[64];
-    snprintf(dir, sizeof dir, "/tmp/invent-dump-%d", (int)getpid());
+    char dir[PATH_MAX];
+    private_path(dir, sizeof dir, "dump");
     gsl_matrix *m = gsl_matrix_calloc(2, 2);
     invent_opts off = {.program = "ch99"};
     cr_assert_eq(dump_matrix(&off, "X", m), INVENT_OK);
     invent_opts on = {.program = "ch99", .dump_dir = dir};
     cr_assert_eq(dump_matrix(&on, "X", m), INVENT_OK);
-    char path[128];
-    snprintf(path, sizeof path, "%s/X.npy", dir);
-    cr_assert_eq(access(path, R_OK), 0);
+    char path[PATH_MAX];
+    cr_assert_eq(access(private_path(path, sizeof path, "dump/X.npy"), R_OK), 0);
     gsl_matrix_free(m);
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-    cr_assert_eq(system(cmd), 0);
 }
 
 Test(dump, unwritable_directory_is_reported, .init = cr_redirect_stderr)
@@ -82,24 +83,18 @@ Test(dump, unwritable_directory_is_reported, .init = cr_redirect_stderr)
 
 Test(paths, ready_dir_creates_parents_and_refuses_files)
 {
-    char dir[96], file[96];
-    snprintf(dir, sizeof dir, "/tmp/invent-paths-%d/a/b", (int)getpid());
-    cr_assert_eq(paths_ready_dir(dir), 0);
-    snprintf(file, sizeof file, "/tmp/invent-paths-%d/a/f", (int)getpid());
-    FILE *f = fopen(file, "w");
+    char dir[PATH_MAX], file[PATH_MAX];
+    cr_assert_eq(paths_ready_dir(private_path(dir, sizeof dir, "a/b")), 0);
+    FILE *f = fopen(private_path(file, sizeof file, "a/f"), "w");
     fclose(f);
     cr_assert_eq(paths_ready_dir(file), -1, "a plain file is not a directory");
     cr_assert_eq(paths_ready_dir("/proc/no/such/dir"), -1);
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf /tmp/invent-paths-%d", (int)getpid());
-    cr_assert_eq(system(cmd), 0);
 }
 
 Test(dump, the_first_failure_is_reported_once_and_stops_the_dumping, .init = cr_redirect_stderr)
 {
-    char dir[64], path[96];
-    snprintf(dir, sizeof dir, "/tmp/invent-dumpfail-%d", (int)getpid());
-    cr_assert_eq(paths_make_dirs(dir), 0);
+    char dir[PATH_MAX], path[PATH_MAX + 16];
+    cr_assert_eq(paths_make_dirs(private_path(dir, sizeof dir, "dump")), 0);
     signal(SIGXFSZ, SIG_IGN); /* files over 1 KiB fail with EFBIG */
     struct rlimit limit = {1024, 1024};
     cr_assert_eq(setrlimit(RLIMIT_FSIZE, &limit), 0);
@@ -114,14 +109,12 @@ Test(dump, the_first_failure_is_reported_once_and_stops_the_dumping, .init = cr_
     snprintf(path, sizeof path, "%s/after.npy", dir);
     cr_assert_neq(access(path, F_OK), 0, "nothing after the first failure");
     fflush(stderr);
-    char want[256];
+    char want[PATH_MAX + 128];
     snprintf(want, sizeof want, "ch99: cannot write '%s/big.npy' (File too large); no further "
                                 "tensors dumped\n", dir);
     cr_assert_stderr_eq_str(want);
     gsl_matrix_free(big);
     gsl_matrix_free(small);
-    snprintf(path, sizeof path, "rm -rf %s", dir);
-    cr_assert_eq(system(path), 0);
 }
 
 static int write_two_lines(FILE *f, const void *ctx)
@@ -132,17 +125,14 @@ static int write_two_lines(FILE *f, const void *ctx)
 
 Test(dump, text_files_are_written_whole)
 {
-    char dir[64], path[96];
-    snprintf(dir, sizeof dir, "/tmp/invent-dumptext-%d", (int)getpid());
-    cr_assert_eq(paths_make_dirs(dir), 0);
+    char dir[PATH_MAX], path[PATH_MAX + 16];
+    cr_assert_eq(paths_make_dirs(private_path(dir, sizeof dir, "dump")), 0);
     invent_opts o = {.program = "ch99", .dump_dir = dir};
     cr_assert_eq(dump_text(&o, "table.csv", write_two_lines, NULL), INVENT_OK);
     snprintf(path, sizeof path, "%s/table.csv", dir);
     struct stat st;
     cr_assert_eq(stat(path, &st), 0);
     cr_assert_eq(st.st_size, 8);
-    snprintf(path, sizeof path, "rm -rf %s", dir);
-    cr_assert_eq(system(path), 0);
 }
 
 Test(paths, an_empty_name_is_refused_without_reading_past_it)
@@ -156,10 +146,10 @@ Test(paths, an_empty_name_is_refused_without_reading_past_it)
 
 Test(paths, check_dir_creates_nothing_and_refuses_what_cannot_be_made)
 {
-    char base[64], dir[128], file[128];
-    snprintf(base, sizeof base, "/tmp/invent-check-%d", (int)getpid());
+    char base[PATH_MAX], dir[PATH_MAX + 16], file[PATH_MAX + 16];
+    private_path(base, sizeof base, "check");
     snprintf(dir, sizeof dir, "%s/a/b/c", base);
-    cr_assert_eq(paths_check_dir(dir, 100), 0, "creatable under /tmp");
+    cr_assert_eq(paths_check_dir(dir, 100), 0, "creatable in the test's folder");
     cr_assert_neq(access(base, F_OK), 0, "nothing created");
     cr_assert_eq(paths_make_dirs(base), 0);
     snprintf(file, sizeof file, "%s/f", base);
@@ -172,31 +162,27 @@ Test(paths, check_dir_creates_nothing_and_refuses_what_cannot_be_made)
     cr_assert_eq(paths_check_dir(base, PATH_MAX - strlen(base) - 1), -1);
     cr_assert_eq(errno, ENAMETOOLONG);
     cr_assert_eq(paths_check_dir(base, PATH_MAX - strlen(base) - 2), 0, "the longest that fits");
-    snprintf(dir, sizeof dir, "rm -rf %s", base);
-    cr_assert_eq(system(dir), 0);
 }
 
 Test(paths, check_file_takes_files_and_devices_but_not_fifos_or_directories)
 {
-    char fifo[64];
-    snprintf(fifo, sizeof fifo, "/tmp/invent-fifo-%d", (int)getpid());
-    cr_assert_eq(mkfifo(fifo, 0600), 0);
+    char fifo[PATH_MAX], path[PATH_MAX];
+    cr_assert_eq(mkfifo(private_path(fifo, sizeof fifo, "fifo"), 0600), 0);
     cr_assert_eq(paths_check_file(fifo), -1);
     cr_assert_eq(errno, EINVAL);
     cr_assert_eq(paths_append(fifo, "x\n", 2), -1, "no reader: refused at once, not waited for");
-    unlink(fifo);
-    cr_assert_eq(paths_check_file("/tmp"), -1);
+    cr_assert_eq(paths_check_file(private_dir), -1);
     cr_assert_eq(errno, EISDIR);
-    cr_assert_eq(paths_check_file("/tmp/"), -1);
+    cr_assert_eq(paths_check_file(private_path(path, sizeof path, "")), -1, "a folder/");
     cr_assert_eq(paths_check_file("/proc/no/such/file"), -1);
     cr_assert_eq(paths_check_file("/dev/null"), 0);
-    cr_assert_eq(paths_check_file("/tmp/invent-a-new-file"), 0);
+    cr_assert_eq(paths_check_file(private_path(path, sizeof path, "a-new-file")), 0);
 }
 
 Test(paths, a_failed_append_cuts_the_file_back)
 {
-    char path[64];
-    snprintf(path, sizeof path, "/tmp/invent-append-%d", (int)getpid());
+    char path[PATH_MAX];
+    private_path(path, sizeof path, "append");
     char line[600];
     memset(line, 'x', sizeof line - 1);
     line[sizeof line - 1] = '\n';
@@ -211,5 +197,4 @@ Test(paths, a_failed_append_cuts_the_file_back)
     cr_assert_eq(st.st_size, (off_t)sizeof line, "the partial line was removed");
     cr_assert_eq(paths_append("/dev/full", line, 10), -1);
     cr_assert_eq(errno, ENOSPC);
-    unlink(path);
 }

@@ -78,13 +78,13 @@ Test(score, split_rebuilds_the_score_and_isolates_the_interaction)
     }
     score_parts p, at_zero;
     double s;
-    cr_assert_eq(score_split(score_additive, a, xi, xl, &p), INVENT_OK);
+    cr_assert_eq(score_split(score_additive, a, xi, xl, zero, &p), INVENT_OK);
     cr_assert_eq(score_additive(a, xi, xl, &s), INVENT_OK);
     cr_assert_float_eq(p.f + p.g + p.v, s, 1e-14);
-    cr_assert_eq(score_split(score_additive, a, xi, zero, &at_zero), INVENT_OK);
+    cr_assert_eq(score_split(score_additive, a, xi, zero, zero, &at_zero), INVENT_OK);
     cr_assert_float_eq(at_zero.v, 0.0, 1e-15, "v must vanish when x_L = 0");
     cr_assert_float_eq(at_zero.f, p.f, 1e-15, "f depends on x_i alone");
-    cr_assert_eq(score_split(score_product, NULL, xi, xl, &p), INVENT_OK);
+    cr_assert_eq(score_split(score_product, NULL, xi, xl, zero, &p), INVENT_OK);
     cr_assert_eq(p.f, 0.0);
     cr_assert_eq(p.g, 0.0);
     cr_assert_eq(score_product(NULL, xi, xl, &s), INVENT_OK);

@@ -19,7 +19,7 @@
  *     apart than their width (a tda).
  * Use the library: mat_product / mat_mul for the projections and W_o,
  * heads_const_columns / heads_columns for head j's column block (views, no
- * copies), attn_matrix_form for each head.
+ * copies), attn_forward for each head (one (T, T) weights matrix serves them all).
  * Write it yourself: the grade refuses calls to mha_forward and block_forward;
  * and to every library function that does the same work (found by walking the
  * library's call graph: each calls one of them, or is one of them wrapped):
@@ -42,20 +42,21 @@ int ex08_multihead(const mha_weights *w, const gsl_matrix *X, attn_mask mask, gs
     gsl_matrix *Q = mat_product(X, CblasNoTrans, w->Wq, CblasTrans);
     gsl_matrix *K = mat_product(X, CblasNoTrans, w->Wk, CblasTrans);
     gsl_matrix *V = mat_product(X, CblasNoTrans, w->Wv, CblasTrans);
-    gsl_matrix *C = gsl_matrix_alloc(T, w->Wv->size1);
-    int status = Q && K && V && C ? INVENT_OK : INVENT_ENOMEM;
+    gsl_matrix *C = gsl_matrix_alloc(T, w->Wv->size1), *W = gsl_matrix_alloc(T, T);
+    int status = Q && K && V && C && W ? INVENT_OK : INVENT_ENOMEM;
     double scale = 1.0 / sqrt((double)(w->Wq->size1 / H));
     for (size_t j = 0; j < H && status == INVENT_OK; j++) {
         gsl_matrix_const_view Qj = heads_const_columns(Q, H, j), Kj = heads_const_columns(K, H, j);
         gsl_matrix_const_view Vj = heads_const_columns(V, H, j);
         gsl_matrix_view Cj = heads_columns(C, H, j);
-        status = attn_matrix_form(&Qj.matrix, &Kj.matrix, &Vj.matrix, scale, mask, &Cj.matrix);
+        status = attn_forward(&Qj.matrix, &Kj.matrix, &Vj.matrix, scale, mask, W, &Cj.matrix);
     }
     if (status == INVENT_OK)
         status = mat_mul(C, CblasNoTrans, w->Wo, CblasTrans, out);
     gsl_matrix_free(Q);
     gsl_matrix_free(K);
     gsl_matrix_free(V);
+    gsl_matrix_free(W);
     gsl_matrix_free(C);
     return status;
     /* END SOLUTION */

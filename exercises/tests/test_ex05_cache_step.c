@@ -43,9 +43,9 @@ static void compare(size_t T, size_t d, double sigma, unsigned long seed)
 {
     gsl_rng *r = grade_rng(seed);
     gsl_matrix *X = grade_gaussian(T, d, sigma, r), *A = grade_gaussian(d, d, 1.0, r);
-    gsl_matrix *S = grade_nan(T, T), *A0 = mat_clone(A);
+    gsl_matrix *S = grade_nan(T, T), *A0 = mat_clone(A), *keys = grade_nan(T, d);
     grade_repad(&A);
-    cr_assert_eq(bilinear_scores(X, A0, S), INVENT_OK);
+    cr_assert_eq(bilinear_scores(X, A0, keys, S), INVENT_OK);
     kvcache *c = padded_cache(T, d);
     for (size_t t = 0; t < T; t++) {
         gsl_vector_view x0 = gsl_matrix_row(X, t);
@@ -69,6 +69,7 @@ static void compare(size_t T, size_t d, double sigma, unsigned long seed)
     grade_unchanged("A after the calls", A, A0);
     kvcache_free(c);
     gsl_matrix_free(X), gsl_matrix_free(A), gsl_matrix_free(A0), gsl_matrix_free(S);
+    gsl_matrix_free(keys);
     gsl_rng_free(r);
 }
 

@@ -1,5 +1,5 @@
 /* Grader for exercise 7b: causal attention in matrix form, against
- * attn_matrix_form with ATTN_CAUSAL. Q, K, V and out are views with a tda.
+ * attn_forward with ATTN_CAUSAL. Q, K, V and out are views with a tda.
  * Refused calls: attn_matrix_form attn_sum_form attn_weights ablated_forward attn_forward
  *   block_forward gpt_forward gpt_gradcheck gpt_probe_run learn_recall_attention
  *   mha_forward learn_block_pass ablated_batch_forward gpt_batch_forward
@@ -43,8 +43,9 @@ static void compare(size_t T, size_t dk, size_t dv, double sigma, double scale, 
     gsl_matrix *Q0 = grade_gaussian(T, dk, sigma, r), *K0 = grade_gaussian(T, dk, sigma, r);
     gsl_matrix *V0 = grade_gaussian(T, dv, 1.0, r), *want = grade_nan(T, dv);
     gsl_matrix *Q = grade_padded(Q0), *K = grade_padded(K0), *V = grade_padded(V0);
-    gsl_matrix *got = grade_nan_padded(T, dv);
-    cr_assert_eq(attn_matrix_form(Q0, K0, V0, scale, ATTN_CAUSAL, want), INVENT_OK);
+    gsl_matrix *got = grade_nan_padded(T, dv), *W = grade_nan(T, T);
+    cr_assert_eq(attn_forward(Q0, K0, V0, scale, ATTN_CAUSAL, W, want), INVENT_OK);
+    gsl_matrix_free(W);
     gsl_matrix *known[] = {
         attention_as(Q0, K0, V0, 1.0, 0, 0),         attention_as(Q0, K0, V0, scale, -1, 0),
         attention_as(Q0, K0, V0, scale, 1, 0),       attention_as(Q0, K0, V0, scale, (long)T, 0),
@@ -121,8 +122,9 @@ GRADE(ex07b, the_future_does_not_leak)
     size_t T = 6, t = 2;
     gsl_matrix *Q = grade_gaussian(T, 3, 1.0, r), *K = grade_gaussian(T, 3, 1.0, r);
     gsl_matrix *V = grade_gaussian(T, 2, 1.0, r);
-    gsl_matrix *before = grade_nan(T, 2), *after = grade_nan(T, 2);
-    cr_assert_eq(attn_matrix_form(Q, K, V, 1.0, ATTN_CAUSAL, before), INVENT_OK);
+    gsl_matrix *before = grade_nan(T, 2), *after = grade_nan(T, 2), *W = grade_nan(T, T);
+    cr_assert_eq(attn_forward(Q, K, V, 1.0, ATTN_CAUSAL, W, before), INVENT_OK);
+    gsl_matrix_free(W);
     for (size_t i = t + 1; i < T; i++) { /* change every key and value after t */
         gsl_matrix_set(K, i, 0, 50.0);
         gsl_matrix_set(V, i, 1, -50.0);
@@ -165,11 +167,12 @@ GRADE(ex07b, no_memory_leak)
 {
     gsl_rng *r = grade_rng(77);
     gsl_matrix *Q = grade_gaussian(16, 4, 1.0, r), *K = grade_gaussian(16, 4, 1.0, r);
-    gsl_matrix *V = grade_gaussian(16, 4, 1.0, r), *out = grade_nan(16, 4);
-    GRADE_NO_LEAK(attn_matrix_form(Q, K, V, 1.0, ATTN_CAUSAL, out),
+    gsl_matrix *V = grade_gaussian(16, 4, 1.0, r), *out = grade_nan(16, 4), *W = grade_nan(16, 16);
+    GRADE_NO_LEAK(attn_forward(Q, K, V, 1.0, ATTN_CAUSAL, W, out),
                   ex07b_causal_attention(Q, K, V, 1.0, out),
                   "free the (T, T) score matrix before you return, and keep none from one "
                   "call to the next");
     gsl_matrix_free(Q), gsl_matrix_free(K), gsl_matrix_free(V), gsl_matrix_free(out);
+    gsl_matrix_free(W);
     gsl_rng_free(r);
 }

@@ -3,13 +3,13 @@
  * Refused calls: mha_forward block_forward ablated_forward gpt_forward gpt_gradcheck
  *   gpt_probe_run learn_recall_attention learn_block_pass ablated_batch_forward
  *   gpt_batch_forward
- * Allowed calls: attn_matrix_form heads_columns heads_const_columns mat_mul mat_product */
+ * Allowed calls: attn_forward heads_columns heads_const_columns mat_mul mat_product */
 #include <math.h>
 
 #include "exercises.h"
 #include "grade.h"
 
-static const char *HINT = "out = [C_1 .. C_H] W_o^T, C_j = attn_matrix_form of head j's column "
+static const char *HINT = "out = [C_1 .. C_H] W_o^T, C_j = attn_forward of head j's column "
                           "blocks of X W_q^T, X W_k^T, X W_v^T with scale 1/sqrt(dk)";
 
 /* d, H, dk, dv -> random weights whose matrices have a tda */
@@ -31,18 +31,19 @@ static gsl_matrix *heads_as(const mha_weights *w, const gsl_matrix *X, attn_mask
     gsl_matrix *Q = mat_product(X, CblasNoTrans, w->Wq, CblasTrans);
     gsl_matrix *K = mat_product(X, CblasNoTrans, w->Wk, CblasTrans);
     gsl_matrix *V = mat_product(X, CblasNoTrans, w->Wv, CblasTrans);
-    gsl_matrix *C = grade_nan(T, w->Wv->size1), *out = grade_nan(T, d);
+    gsl_matrix *C = grade_nan(T, w->Wv->size1), *out = grade_nan(T, d), *W = grade_nan(T, T);
     for (size_t j = 0; j < H; j++) {
         gsl_matrix_const_view Qj = heads_const_columns(Q, H, j), Kj = heads_const_columns(K, H, j);
         gsl_matrix_const_view Vj = heads_const_columns(V, H, j);
         gsl_matrix_view Cj = heads_columns(C, H, j);
-        attn_matrix_form(&Qj.matrix, &Kj.matrix, &Vj.matrix, scale, mask, &Cj.matrix);
+        attn_forward(&Qj.matrix, &Kj.matrix, &Vj.matrix, scale, mask, W, &Cj.matrix);
     }
     if (with_wo)
         mat_mul(C, CblasNoTrans, w->Wo, CblasTrans, out);
     else if (C->size2 == d)
         gsl_matrix_memcpy(out, C);
     gsl_matrix_free(Q), gsl_matrix_free(K), gsl_matrix_free(V), gsl_matrix_free(C);
+    gsl_matrix_free(W);
     return out;
 }
 
@@ -66,7 +67,7 @@ static void compare(size_t T, size_t d, size_t H, size_t dk, size_t dv, attn_mas
     const grade_mistake mistakes[] = {
         {known[0], "the scale is 1/sqrt(dk), the width of one head, not of the model"},
         {known[1], "the scores are not scaled: scale = 1/sqrt(dk) for every head"},
-        {known[2], "the mask argument is ignored: pass mask on to attn_matrix_form"},
+        {known[2], "the mask argument is ignored: pass mask on to attn_forward"},
         {known[3], "W_o is missing: out = [C_1 .. C_H] W_o^T (mat_mul with CblasTrans)"}};
     grade_status(what, ex08_multihead(w, X, mask, got), INVENT_OK,
                  "return INVENT_OK when the shapes fit");

@@ -1,4 +1,4 @@
-/* The decode kernel's driver: checks, the queries scaled to base-2 scores,
+/* The decode kernel's driver: checks, the queries times the scale's sign,
  * the cache cut into chunks (a few per worker, so that every core streams
  * its own part of memory), the chunks' items run by a vector path
  * (decode_body.h), and their partial results merged per head. */
@@ -39,11 +39,13 @@ static size_t chunk_tokens(size_t T, int workers)
 }
 
 /* partial: items x (m (H), l (H), acc (H, dh)) -> out: (H, dh), the chunks'
- * online-softmax states merged head by head */
+ * online-softmax states merged head by head; m are raw maxima, their
+ * differences scaled by |scale| log2(e) only after the subtraction */
 static void merge_partials(const attn_decode_shape *s, const float *partial, size_t items,
                            float *out)
 {
     size_t stride = s->H * (s->dh + 2);
+    float f = attn_score_factor(s->scale);
     for (size_t h = 0; h < s->H; h++) {
         float m = -INFINITY, l = 0.0f, *o = out + h * s->dh;
         for (size_t c = 0; c < items; c++)
@@ -51,7 +53,7 @@ static void merge_partials(const attn_decode_shape *s, const float *partial, siz
         memset(o, 0, s->dh * sizeof *o);
         for (size_t c = 0; c < items; c++) {
             const float *p = partial + c * stride;
-            float w = exp2f(p[h] - m);
+            float w = exp2f(f * (p[h] - m));
             l += w * p[s->H + h];
             for (size_t d = 0; d < s->dh; d++)
                 o[d] += w * p[2 * s->H + h * s->dh + d];
@@ -73,7 +75,7 @@ static int decode_alloc(decode_job *j, const float *q, int workers, size_t items
     if (!qs || !j->scores || !j->partial || !j->madds)
         return INVENT_ENOMEM;
     for (size_t i = 0; i < s->H * s->dh; i++)
-        qs[i] = q[i] * s->scale * 1.44269504088896341f;
+        qs[i] = q[i] * attn_score_sign(s->scale);
     return INVENT_OK;
 }
 

@@ -19,7 +19,7 @@
 
 #include "attn_kernels.h"
 
-typedef struct {
+typedef struct attn_decode_shape {
     size_t T;     /* cached tokens, the new one included */
     size_t H;     /* query heads */
     size_t Hkv;   /* key-value heads: H, or a divisor of H */

@@ -16,6 +16,7 @@
 #ifndef INVENT_ATTN_KERNELS_H
 #define INVENT_ATTN_KERNELS_H
 
+#include <math.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -62,6 +63,21 @@ int attn_blas(const attn_shape *s, const float *Q, const float *K, const float *
  * Extra memory: a few tiles per worker thread, independent of T (so within
  * O(T)). Same inputs, outputs and errors as every kernel. */
 #define ATTN_TILE 64
+
+/* scale -> its sign, -1, 0 or 1: a raw dot product times it is exact. The
+ * tiled, sparse and decode kernels keep these signed raw scores and their
+ * maximum, and scale only the differences (attn_score_factor). */
+static inline float attn_score_sign(float scale)
+{
+    return (float)((scale > 0.0f) - (scale < 0.0f));
+}
+
+/* scale -> |scale| log2(e), from raw score differences to base-2
+ * exponents; 1 at scale 0, where every signed score is 0 */
+static inline float attn_score_factor(float scale)
+{
+    return scale != 0.0f ? fabsf(scale) * 1.44269504088896341f : 1.0f;
+}
 /* Q, K, V: (T, H, dh) -> out: (T, H, dh) by tiles and an online softmax */
 int attn_tiled(const attn_shape *s, const float *Q, const float *K, const float *V, float *out,
                attn_cost *cost);

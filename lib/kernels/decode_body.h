@@ -17,6 +17,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "attn_decode.h"
 #include "decode_job.h"
 #include "status.h"
 #include "vec_ops.h"
@@ -67,7 +68,8 @@ INLINE void score_heads(const decode_job *j, size_t h, int heads, const float *k
             S[a * DECODE_BLOCK + i] = vdot(j->q + a * dh, k + i * kld, dh);
 }
 
-/* tokens t0 .. t0+n-1 -> S: (H, DECODE_BLOCK) base-2 scores, in register
+/* tokens t0 .. t0+n-1 -> S: (H, DECODE_BLOCK) raw scores (times the
+ * scale's sign), in register
  * blocks of DECODE_HEADS heads sharing a key-value head, then single heads */
 INLINE void decode_scores(const decode_job *j, size_t t0, size_t n, float *S)
 {
@@ -83,17 +85,19 @@ INLINE void decode_scores(const decode_job *j, size_t t0, size_t n, float *S)
     }
 }
 
-/* The online step per head over n scores: m' = max(m, max S), S <- 2^(S -
- * m'), l <- 2^(m - m') l + sum, acc <- 2^(m - m') acc. */
+/* The online step per head over n raw scores, f = attn_score_factor: m' =
+ * max(m, max S), S <- 2^(f (S - m')), l <- 2^(f (m - m')) l + sum,
+ * acc <- 2^(f (m - m')) acc; the maximum is subtracted before f multiplies. */
 INLINE void decode_softmax(const attn_decode_shape *s, float *S, size_t n, float *m, float *l,
                            float *acc)
 {
+    float f = attn_score_factor(s->scale);
     for (size_t h = 0; h < s->H; h++) {
         float m_new = m[h];
         for (size_t i = 0; i < n; i++)
             m_new = S[h * DECODE_BLOCK + i] > m_new ? S[h * DECODE_BLOCK + i] : m_new;
-        float alpha = exp2f(m[h] - m_new);
-        l[h] = alpha * l[h] + vexp2_shifted(S + h * DECODE_BLOCK, n, m_new);
+        float alpha = exp2f(f * (m[h] - m_new));
+        l[h] = alpha * l[h] + vexp2_shifted_scaled(S + h * DECODE_BLOCK, n, m_new, f);
         m[h] = m_new;
         if (alpha != 1.0f)
             vscale(acc + h * s->dh, alpha, s->dh);

@@ -6,7 +6,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "attn_sparse.h"
+#include "attn_kernels.h"
+#include "sparse_lists.h"
 
 typedef struct {
     const attn_shape *s;

@@ -260,19 +260,12 @@ STEP void tile_values(const panel_view *p, panel_bufs *w, size_t j0, size_t n, i
 
 #endif
 
-/* shape -> the factor from raw score differences to base-2 exponents,
- * |scale| log2(e); 1 at scale 0, where the queries are packed as zeros */
-INLINE float tile_factor(const attn_shape *s)
-{
-    return s->scale != 0.0f ? fabsf(s->scale) * 1.44269504088896341f : 1.0f;
-}
-
 /* keys j0 .. j0+n-1 through the three steps, for query vectors c0.. ->
  * the multiply-adds done */
 INLINE uint64_t tile_step(const panel_view *p, panel_bufs *w, size_t j0, size_t n, int c0)
 {
     tile_scores(p, w, j0, n, c0);
-    tile_softmax(w, n, c0, tile_factor(p->s));
+    tile_softmax(w, n, c0, attn_score_factor(p->s->scale));
     tile_values(p, w, j0, n, c0);
     return 2 * (uint64_t)n * (PANEL - (size_t)c0 * VW) * p->s->dh;
 }
@@ -319,7 +312,7 @@ INLINE void load_transposed(const float *src, size_t ld, vf rows[VW])
 STEP void start_panel(const tile_job *j, const panel_view *p, size_t h, panel_bufs *w)
 {
     const attn_shape *s = j->s;
-    float factor = (float)((s->scale > 0.0f) - (s->scale < 0.0f));
+    float factor = attn_score_sign(s->scale);
     const float *Q = j->Q + p->t0 * p->ld + h * s->dh;
     size_t dfull = s->dh / VW * VW, cfull = p->queries / VW * VW;
     if (p->queries < PANEL)

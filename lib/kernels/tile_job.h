@@ -9,7 +9,7 @@
 #include <stdint.h>
 
 #include "attn_kernels.h"
-#include "attn_sparse.h"
+#include "sparse_lists.h"
 
 typedef struct {
     const attn_shape *s;

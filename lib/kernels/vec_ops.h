@@ -1,6 +1,9 @@
 /* The small vector operations the kernels' bodies (tile_body.h,
  * sparse_body.h, decode_body.h) share, for the vector type vf of VW floats
- * that the including path defines, with vf_sum(v) (the sum of the lanes). */
+ * that the including path defines, with vf_sum(v) (the sum of the lanes).
+ * The attention bodies keep each score as a raw dot product times the
+ * scale's sign (exact), subtract the maximum, and only then multiply by
+ * attn_score_factor (attn_kernels.h). */
 #ifndef INVENT_VEC_OPS_H
 #define INVENT_VEC_OPS_H
 
@@ -91,23 +94,30 @@ INLINE void vtranspose(vf rows[VW])
     }
 }
 
-/* s: (n) -> 2^(s - shift) in place (vf_exp2 on whole vectors, exp2f on the
- * tail); -> their sum */
-INLINE float vexp2_shifted(float *s, size_t n, float shift)
+/* s: (n) -> 2^(factor (s - shift)) in place (vf_exp2 on whole vectors,
+ * exp2f on the tail), the shift subtracted before the factor multiplies;
+ * -> their sum */
+INLINE float vexp2_shifted_scaled(float *s, size_t n, float shift, float factor)
 {
-    vf total = {0};
+    vf total = {0}, f = vsplat(factor);
     size_t i = 0;
     for (; i + VW <= n; i += VW) {
-        vf e = vf_exp2(vload(s + i) - shift);
+        vf e = vf_exp2(f * (vload(s + i) - shift));
         vstore(s + i, e);
         total += e;
     }
     float sum = vf_sum(total);
     for (; i < n; i++) {
-        s[i] = exp2f(s[i] - shift);
+        s[i] = exp2f(factor * (s[i] - shift));
         sum += s[i];
     }
     return sum;
+}
+
+/* s: (n) -> 2^(s - shift) in place; -> their sum (factor 1: exact) */
+INLINE float vexp2_shifted(float *s, size_t n, float shift)
+{
+    return vexp2_shifted_scaled(s, n, shift, 1.0f);
 }
 
 #endif

@@ -103,19 +103,15 @@ static int attend_one(const gsl_matrix *Q, const gsl_matrix *K, const gsl_matrix
 }
 
 int attn_sum_form(const gsl_matrix *Q, const gsl_matrix *K, const gsl_matrix *V, double scale,
-                  attn_mask mask, gsl_matrix *out)
+                  attn_mask mask, gsl_vector *scores, gsl_matrix *out)
 {
     if (!shapes_fit(Q, K, mask) || V->size1 != K->size1 || out->size1 != Q->size1 ||
-        out->size2 != V->size2)
+        out->size2 != V->size2 || scores->size != K->size1)
         return INVENT_ESHAPE;
-    gsl_vector *s = gsl_vector_alloc(K->size1);
-    if (!s)
-        return INVENT_ENOMEM;
     int status = INVENT_OK;
     for (size_t t = 0; t < Q->size1 && status == INVENT_OK; t++) {
         size_t visible = mask == ATTN_CAUSAL ? t + 1 : K->size1;
-        status = attend_one(Q, K, V, scale, t, visible, s, out);
+        status = attend_one(Q, K, V, scale, t, visible, scores, out);
     }
-    gsl_vector_free(s);
     return status;
 }

@@ -6,6 +6,7 @@
 #define INVENT_ATTENTION_H
 
 #include <gsl/gsl_matrix.h>
+#include <gsl/gsl_vector.h>
 
 typedef enum {
     ATTN_BIDIRECTIONAL, /* every position sees every position */
@@ -29,16 +30,18 @@ int attn_backward(const gsl_matrix *Q, const gsl_matrix *K, const gsl_matrix *V,
                   const gsl_matrix *W, const gsl_matrix *dOut, gsl_matrix *dQ, gsl_matrix *dK,
                   gsl_matrix *dV, gsl_matrix *work);
 
-/* Q: (T, dk), K: (T', dk), V: (T', dv) -> out: (T, dv) = W V, in the matrix
- * form (two BLAS products around a row softmax); attn_forward for chapters,
- * with the weights allocated and dropped */
+/* Q: (T, dk), K: (T', dk), V: (T', dv) -> out: (T, dv) = W V, attn_forward
+ * with the weights allocated and dropped on every call. Chapters, tests and
+ * exercises pass their own W to attn_forward; the one caller left is
+ * lib/learn/gradcheck.c, and this goes when it does the same. */
 int attn_matrix_form(const gsl_matrix *Q, const gsl_matrix *K, const gsl_matrix *V,
                      double scale, attn_mask mask, gsl_matrix *out);
 
 /* The same output, one query position at a time: for each t, scores
  * s_i = scale * q_t . k_i over the visible i, weights = softmax(s), and
- * out_t = sum_i w_i v_i. No T x T' matrix is formed. */
+ * out_t = sum_i w_i v_i. No T x T' matrix is formed: scores: (T') holds one
+ * query's scores, then its weights, and is left with the last query's. */
 int attn_sum_form(const gsl_matrix *Q, const gsl_matrix *K, const gsl_matrix *V, double scale,
-                  attn_mask mask, gsl_matrix *out);
+                  attn_mask mask, gsl_vector *scores, gsl_matrix *out);
 
 #endif

@@ -13,14 +13,16 @@
 int bilinear_score(const gsl_vector *x_L, const gsl_matrix *A, const gsl_vector *x_i,
                    double *s);
 
-/* X: (T, d), A: (d, d) -> S: (T, T), S[t][i] = x_t^T A x_i, every pair, no mask */
-int bilinear_scores(const gsl_matrix *X, const gsl_matrix *A, gsl_matrix *S);
+/* X: (T, d), A: (d, d) -> keys: (T, d), row i the key A x_i, and S: (T, T),
+ * S[t][i] = x_t^T A x_i, every pair, no mask */
+int bilinear_scores(const gsl_matrix *X, const gsl_matrix *A, gsl_matrix *keys, gsl_matrix *S);
 
 /* Y: (T_q, d_q) the queries' sequence, X: (T_k, d_k) the keys', A: (d_q, d_k)
- * -> S: (T_q, T_k), S[t][i] = y_t^T A x_i (cross-attention's pairs, no mask);
- * INVENT_ESHAPE when A does not fit both widths */
+ * -> keys: (T_k, d_q), row i the key A x_i (what a cache keeps), and
+ * S: (T_q, T_k), S[t][i] = y_t^T A x_i = y_t . (A x_i) (cross-attention's
+ * pairs, no mask); INVENT_ESHAPE when A, keys or S do not fit */
 int bilinear_cross_scores(const gsl_matrix *Y, const gsl_matrix *X, const gsl_matrix *A,
-                          gsl_matrix *S);
+                          gsl_matrix *keys, gsl_matrix *S);
 
 /* A: (d, d), x_i: (d) -> key: (d) = A x_i, what a cache keeps for token x_i;
  * key must not alias x_i */

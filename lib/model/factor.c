@@ -37,27 +37,20 @@ int factor_svd(const gsl_matrix *A, gsl_matrix *Wq, gsl_matrix *Wk)
 }
 
 int factor_scores(const gsl_matrix *X, const gsl_matrix *Wq, const gsl_matrix *Wk,
-                  gsl_matrix *S)
+                  gsl_matrix *Q, gsl_matrix *K, gsl_matrix *S)
 {
-    return factor_cross_scores(X, X, Wq, Wk, S);
+    return factor_cross_scores(X, X, Wq, Wk, Q, K, S);
 }
 
 int factor_cross_scores(const gsl_matrix *Y, const gsl_matrix *X, const gsl_matrix *Wq,
-                        const gsl_matrix *Wk, gsl_matrix *S)
+                        const gsl_matrix *Wk, gsl_matrix *Q, gsl_matrix *K, gsl_matrix *S)
 {
     size_t Tq = Y->size1, Tk = X->size1, r = Wq->size1;
     if (Wq->size2 != Y->size2 || Wk->size1 != r || Wk->size2 != X->size2 || S->size1 != Tq ||
-        S->size2 != Tk)
+        S->size2 != Tk || Q->size1 != Tq || Q->size2 != r || K->size1 != Tk || K->size2 != r)
         return INVENT_ESHAPE;
-    gsl_matrix *Q = gsl_matrix_alloc(Tq, r), *K = gsl_matrix_alloc(Tk, r);
-    int status = Q && K ? INVENT_OK : INVENT_ENOMEM;
-    if (status == INVENT_OK) {
-        /* row t of Y W_q^T is W_q y_t, row i of X W_k^T is W_k x_i */
-        mat_mul(Y, CblasNoTrans, Wq, CblasTrans, Q);
-        mat_mul(X, CblasNoTrans, Wk, CblasTrans, K);
-        mat_mul(Q, CblasNoTrans, K, CblasTrans, S);
-    }
-    gsl_matrix_free(Q);
-    gsl_matrix_free(K);
-    return status;
+    /* row t of Y W_q^T is W_q y_t, row i of X W_k^T is W_k x_i */
+    mat_mul(Y, CblasNoTrans, Wq, CblasTrans, Q);
+    mat_mul(X, CblasNoTrans, Wk, CblasTrans, K);
+    return mat_mul(Q, CblasNoTrans, K, CblasTrans, S);
 }

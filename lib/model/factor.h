@@ -13,14 +13,17 @@
  * singular values split evenly between the two. */
 int factor_svd(const gsl_matrix *A, gsl_matrix *Wq, gsl_matrix *Wk);
 
-/* X: (T, d), W_q, W_k: (r, d) -> S: (T, T), S[t][i] = (W_q x_t) . (W_k x_i) */
+/* X: (T, d), W_q, W_k: (r, d) -> Q, K: (T, r), rows the queries W_q x_t and
+ * keys W_k x_i, and S: (T, T), S[t][i] = (W_q x_t) . (W_k x_i) */
 int factor_scores(const gsl_matrix *X, const gsl_matrix *Wq, const gsl_matrix *Wk,
-                  gsl_matrix *S);
+                  gsl_matrix *Q, gsl_matrix *K, gsl_matrix *S);
 
 /* Y: (T_q, d_q) the queries' sequence, X: (T_k, d_k) the keys', W_q: (r, d_q),
- * W_k: (r, d_k) -> S: (T_q, T_k), S[t][i] = (W_q y_t) . (W_k x_i): the
- * projections meet in r numbers whatever the two widths */
+ * W_k: (r, d_k) -> Q: (T_q, r) the queries W_q y_t, K: (T_k, r) the keys
+ * W_k x_i, S: (T_q, T_k), S[t][i] = (W_q y_t) . (W_k x_i): the projections
+ * meet in r numbers whatever the two widths. INVENT_ESHAPE when a shape
+ * does not fit. */
 int factor_cross_scores(const gsl_matrix *Y, const gsl_matrix *X, const gsl_matrix *Wq,
-                        const gsl_matrix *Wk, gsl_matrix *S);
+                        const gsl_matrix *Wk, gsl_matrix *Q, gsl_matrix *K, gsl_matrix *S);
 
 #endif

@@ -84,22 +84,18 @@ int score_product(const void *params, const gsl_vector *x_i, const gsl_vector *x
 }
 
 int score_split(score_fn s, const void *params, const gsl_vector *x_i, const gsl_vector *x_L,
-                score_parts *parts)
+                const gsl_vector *origin, score_parts *parts)
 {
-    if (x_i->size != x_L->size)
+    if (x_i->size != x_L->size || origin->size != x_i->size)
         return INVENT_ESHAPE;
-    gsl_vector *zero = gsl_vector_calloc(x_i->size);
-    if (!zero)
-        return INVENT_ENOMEM;
     double both, token, receiver, none;
     int status = s(params, x_i, x_L, &both);
     if (status == INVENT_OK)
-        status = s(params, x_i, zero, &token);
+        status = s(params, x_i, origin, &token);
     if (status == INVENT_OK)
-        status = s(params, zero, x_L, &receiver);
+        status = s(params, origin, x_L, &receiver);
     if (status == INVENT_OK)
-        status = s(params, zero, zero, &none);
-    gsl_vector_free(zero);
+        status = s(params, origin, origin, &none);
     if (status != INVENT_OK)
         return status;
     parts->f = token;

@@ -47,16 +47,18 @@ int score_additive(const void *params, const gsl_vector *x_i, const gsl_vector *
 int score_product(const void *params, const gsl_vector *x_i, const gsl_vector *x_L,
                   double *score);
 
-/* s(x_i, x_L) = f(x_i) + g(x_L) + v(x_i, x_L), split about the reference point 0 */
+/* s(x_i, x_L) = f(x_i) + g(x_L) + v(x_i, x_L), split about a reference point
+ * o (chapter 4 takes o = 0) */
 typedef struct {
-    double f; /* s(x_i, 0): the token alone */
-    double g; /* s(0, x_L) - s(0, 0): the receiver alone */
-    double v; /* s(x_i, x_L) - s(x_i, 0) - s(0, x_L) + s(0, 0): the interaction, 0 when
-               * either argument is 0 */
+    double f; /* s(x_i, o): the token alone */
+    double g; /* s(o, x_L) - s(o, o): the receiver alone */
+    double v; /* s(x_i, x_L) - s(x_i, o) - s(o, x_L) + s(o, o): the interaction, 0 when
+               * either argument is o */
 } score_parts;
 
-/* s, x_i: (d), x_L: (d) -> parts, with f + g + v = s(x_i, x_L) up to rounding */
+/* s, x_i: (d), x_L: (d), origin: (d) the reference point o -> parts, with
+ * f + g + v = s(x_i, x_L) up to rounding; INVENT_ESHAPE when the sizes differ */
 int score_split(score_fn s, const void *params, const gsl_vector *x_i, const gsl_vector *x_L,
-                score_parts *parts);
+                const gsl_vector *origin, score_parts *parts);
 
 #endif

@@ -5,16 +5,7 @@
 
 #include <stddef.h>
 
-/* The flags every chapter accepts, after parsing. */
-typedef struct {
-    const char *program;     /* short name used in messages, e.g. "ch01" */
-    unsigned long seed;      /* --seed N */
-    int quiet;               /* --quiet: no narration, only failed claims */
-    int no_plot;             /* --no-plot: skip figures */
-    const char *dump_dir;    /* --dump DIR, or NULL */
-    const char *plot_dir;    /* --plot-dir DIR */
-    const char *claims_file; /* --claims FILE, or NULL */
-} invent_opts;
+#include "report.h" /* invent_opts, the flags every chapter accepts */
 
 typedef enum { CLI_SIZE, CLI_DOUBLE, CLI_FLAG } cli_kind;
 

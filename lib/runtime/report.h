@@ -5,7 +5,18 @@
 
 #include <stdarg.h>
 
-#include "cli.h"
+/* The flags every chapter accepts, after parsing (cli_parse, cli.h); the
+ * report reads the program's name and --quiet. Defined here, below the
+ * command line, so that the report includes nothing of cli.h. */
+typedef struct {
+    const char *program;     /* short name used in messages, e.g. "ch01" */
+    unsigned long seed;      /* --seed N */
+    int quiet;               /* --quiet: no narration, only failed claims */
+    int no_plot;             /* --no-plot: skip figures */
+    const char *dump_dir;    /* --dump DIR, or NULL */
+    const char *plot_dir;    /* --plot-dir DIR */
+    const char *claims_file; /* --claims FILE, or NULL */
+} invent_opts;
 
 /* A chapter's title and the step of the derivation it covers. */
 void report_title(const invent_opts *o, const char *title);
