@@ -1,6 +1,7 @@
 # One lecture deck, laid out from a chapter's narration (scripts/slides.sh).
 #   awk -f deck.awk -v prog=ch04 -v title=... -v lecture=4 -v lectures=14 \
-#       -v figs=F -v sums=F -v eqs=F -v results=F -v side=F NARRATION >deck.gp
+#       -v figs=F -v sums=F -v eqs=F -v results=F -v side=F \
+#       [-v dense=1] [-v part=P -v parts=N -v from=S -v to=S] NARRATION >deck.gp
 # NARRATION is what the chapter printed in the run that drew the figures:
 # "-- Section" headings, paragraphs, indented tables, claim blocks. Each
 # section becomes slides: its sentences as points, its equation (eqs), its
@@ -12,7 +13,11 @@
 # ids, caption; sums: id, verdict, claim, control verdict, change, measured
 # (sorted by id); eqs: section title, equation (gnuplot enhanced text);
 # results: a stored --full result file, or "" (placeholder slide).
-# No line is cut: what does not fit on a slide goes on to the next one.
+# dense=1: every section laid out tight (18 pt, lines closer). A lecture too
+# long for one deck comes in parts: part P of PARTS holds the sections
+# from..to (the figures placed after them, their claims at the end).
+# No line is cut: what does not fit on a slide goes on to the next one; a
+# check's lines are never split across slides.
 BEGIN {
     FS = "\t"; W = 941; H = 529; LEFT = 45; TOP = H - 105; BOTTOM = 52
     SANS = 0.55; MONO = 0.61          # widths of a character, in ems (upper bounds)
@@ -20,7 +25,10 @@ BEGIN {
     # terminals set text at 2/3 of the size they are asked for, hence PT.
     PT = 1.5
     ink = "#222222"; grey = "#555555"; green = "#007A5A"; red = "#C24E00"; blue = "#0072B2"
-    page = 0; nsec = 0; nfig = 0; nsum = 0
+    page = 0; nsec = 0; nfig = 0; nsum = 0; tight = dense
+    if (from == "") from = 1
+    if (to == "") to = 1000000
+    if (parts == "") { part = 1; parts = 1 }
     while ((getline l < figs) > 0) { split(l, f, "\t"); nfig++
         fname[nfig] = f[1]; fanchor[nfig] = f[2]; frendered[nfig] = f[3]; fids[nfig] = f[4]; fcap[nfig] = f[5] }
     while ((getline l < sums) > 0) { nsum++; sumline[nsum] = l }
@@ -32,7 +40,7 @@ BEGIN {
 # the title slide, then the agenda: the sections of the narration
 function title_page(    n, i, l, k) {
     new_page("", "")
-    label("Inventing the Transformer, in C  ·  lecture " lecture " of " lectures, LEFT, H - 60, 22, grey)
+    label("Inventing the Transformer, in C  ·  lecture " lecture " of " lectures (parts > 1 ? ", part " part " of " parts : ""), LEFT, H - 60, 22, grey)
     n = wrap(title, chars(W - 2 * LEFT, 36, 0.62)); y = H - 150
     for (i = 1; i <= n; i++) { label(wrapped[i], LEFT, y, 36, blue, "Sans:Bold"); y -= 48 }
     y -= 10; cont = title; point(statement, 24)
@@ -40,9 +48,12 @@ function title_page(    n, i, l, k) {
     k = 0
     while ((getline l < ARGV[1]) > 0) if (l ~ /^-- /) agenda[++k] = substr(l, 4)
     close(ARGV[1])
-    new_page("This lecture", prog ": agenda")
-    for (i = 1; i <= k; i++) point(i ". " agenda[i], 24)
+    new_page("This lecture" (parts > 1 ? ", part " part " of " parts : ""), prog ": agenda")
+    tight = dense || k > 7
+    for (i = 1; i <= k; i++) if (i >= from && i <= to) point(i ". " agenda[i], 24)
+    if (parts > 1) point("(sections " (from > 1 ? 1 : to + 1) "-" (from > 1 ? from - 1 : k) ": part " (from > 1 ? part - 1 : part + 1) " of the lecture)", 20)
     if (nfig > 0) point(nfig " figure" (nfig > 1 ? "s" : "") ", each after the section that checks it; the claims, sorted, at the end", 22)
+    tight = dense
 }
 
 # ---------------------------------------------------------------- the text
@@ -97,12 +108,12 @@ function chars(width, size, em) { return int(width / (size * em)) }
 function label(text, x, y, size, colour, font, align,    f) {
     f = (font == "" ? "Sans" : font)
     small = PT * (size * 0.8 < 18 ? 18 : size * 0.8)
-    printf "set label %s at screen %.4f,%.4f %s font \"%s,%g\" tc rgb \"%s\" enhanced\n",
-        q(enh(text)), x / W, y / H, (align == "" ? "left" : align), f, PT * size, colour
+    emit(sprintf("set label %s at screen %.4f,%.4f %s font \"%s,%g\" tc rgb \"%s\" enhanced",
+        q(enh(text)), x / W, y / H, (align == "" ? "left" : align), f, PT * size, colour))
 }
 function mono(text, x, y, size, colour) {
-    printf "set label %s at screen %.4f,%.4f left font \"DejaVu Sans Mono,%g\" tc rgb \"%s\" noenhanced\n",
-        q(text), x / W, y / H, PT * size, colour
+    emit(sprintf("set label %s at screen %.4f,%.4f left font \"DejaVu Sans Mono,%g\" tc rgb \"%s\" noenhanced",
+        q(text), x / W, y / H, PT * size, colour))
 }
 function new_page(heading, where,    n, i) {
     end_page(); page++; y = TOP
@@ -120,33 +131,48 @@ function end_page() {
         label(page " / PAGESTOTAL", W - LEFT, 16, 18, grey, "", "right")
     }
     figure_page = 0
-    print "plot [0:1][0:1] NaN notitle"; print "unset label"
+    emit("plot [0:1][0:1] NaN notitle"); emit("unset label")
 }
-function outline(level, text) { printf "outline\t%d\t%d\t%s\n", page, level, text > side }
+function outline(level, text) { to_side(sprintf("outline\t%d\t%d\t%s", page, level, text)) }
+# the gnuplot script and the side lines are kept until the end, so that a
+# section can be laid out again (keep, back_to)
+function emit(s) { script[++nscript] = s }
+function to_side(s) { sidel[++nside] = s }
 
-# room for N lines of SIZE, else a new page that continues the section
-function room(n, size) {
-    if (y - n * size * 1.3 >= BOTTOM) return
+# room for H points of height on this page, else a new page that continues
+# the section
+function room(h) {
+    if (y - h >= BOTTOM) return
     new_page(cont " (continued)", footer)
 }
+# sizes and line steps: a tight layout (a section whose last slide would be
+# nearly empty, or a deck over 30 slides) sets every text at 18 pt, lines
+# closer; never below 18 pt
+function sz(size) { return tight && size > 18 ? 18 : size }
+function step(size) { return sz(size) * (tight ? 1.14 : 1.3) }
+function ROOM() { return TOP - BOTTOM }
 
-# one point: a bullet and its sentence, wrapped with a hanging indent
+# one point: a bullet and its sentence, wrapped with a hanging indent; its
+# first two lines kept together
 function point(s, size,    n, i) {
+    size = sz(size)
     n = wrap(s, chars(W - LEFT - 30 - LEFT, size, SANS))
     for (i = 1; i <= n; i++) { line_[i] = wrapped[i] }
+    room((n < 2 ? n : 2) * step(size))
     for (i = 1; i <= n; i++) {
-        room(1, size)
+        room(step(size))
         if (i == 1) label("•", LEFT, y, size, blue)
         label(line_[i], LEFT + 30, y, size, ink)
-        y -= size * 1.3
+        y -= step(size)
     }
-    y -= size * 0.35
+    y -= size * (tight ? 0.2 : 0.35)
 }
 
 # a block of fixed-width lines (a table, generated text): folded when wider
-# than the slide; a block of more lines than a slide holds goes on over pages
-function block(n, lines,    size, width, i, k, j, m) {
-    size = 18; width = chars(W - 2 * 30, size, MONO)
+# than the slide; kept on one slide when it fits one, else it goes on over
+# slides
+function block(n, lines,    size, width, i, k, j, m, h) {
+    size = 18; width = chars(W - 2 * 30, size, MONO); h = size * (tight ? 1.1 : 1.25)
     k = 0
     for (i = 1; i <= n; i++) {
         if (length(lines[i]) <= width) { folded[++k] = lines[i]; continue }
@@ -154,30 +180,64 @@ function block(n, lines,    size, width, i, k, j, m) {
         folded[++k] = substr(m, 1, width); m = substr(m, width + 1)
         while (m != "") { folded[++k] = "   " substr(m, 1, width - 3); m = substr(m, width - 2) }
     }
-    room(k < 6 ? k : 6, size)
+    room((k * h <= ROOM() ? k : 6) * h)
     for (j = 1; j <= k; j++) {
-        room(1, size)
-        mono(folded[j], 30, y, size, ink); y -= size * 1.25
+        room(h)
+        mono(folded[j], 30, y, size, ink); y -= h
     }
-    y -= size * 0.5
+    y -= size * (tight ? 0.3 : 0.5)
 }
 
-# one check: its id and verdict, the claim, the measurement, the control
-function check(id, verdict, text, measured, control, cverdict,    n, i, c, size) {
-    size = 19
+# one check: its id and verdict, the claim, the measurement, the control,
+# all on one slide (a check that does not fit where it starts begins the
+# next slide)
+function check(id, verdict, text, measured, control, cverdict,    n, i, size, h, s18, m, c) {
+    size = sz(19); h = size * (tight ? 1.12 : 1.25); s18 = 18 * (tight ? 1.12 : 1.25)
     n = wrap(id " " verdict ": " text, chars(W - 2 * LEFT, size, SANS))
-    room(n + 2, size)
-    for (i = 1; i <= n; i++) { label(wrapped[i], LEFT, y, size, i == 1 && verdict != "PASS" ? red : (i == 1 ? green : ink)); y -= size * 1.25 }
-    if (measured != "") small_lines(measured, grey)
-    if (control != "") small_lines(control " - " cverdict, cverdict ~ /as it should/ ? grey : red)
-    y -= 10
+    for (i = 1; i <= n; i++) { line_[i] = wrapped[i] }
+    m = (measured == "" ? 0 : wrap(measured, chars(W - 2 * LEFT - 30, 18, SANS)))
+    c = (control == "" ? 0 : wrap(control " - " cverdict, chars(W - 2 * LEFT - 30, 18, SANS)))
+    room(n * h + (m + c) * s18)
+    for (i = 1; i <= n; i++) { label(line_[i], LEFT, y, size, i == 1 && verdict != "PASS" ? red : (i == 1 ? green : ink)); y -= h }
+    if (measured != "") small_lines(measured, grey, s18)
+    if (control != "") small_lines(control " - " cverdict, cverdict ~ /as it should/ ? grey : red, s18)
+    y -= (tight ? 5 : 10)
 }
-function small_lines(s, colour,    n, i) {
+function small_lines(s, colour, h,    n, i) {
     n = wrap(s, chars(W - 2 * LEFT - 30, 18, SANS))
-    for (i = 1; i <= n; i++) { room(1, 18); label(wrapped[i], LEFT + 30, y, 18, colour); y -= 18 * 1.25 }
+    for (i = 1; i <= n; i++) { room(h); label(wrapped[i], LEFT + 30, y, 18, colour); y -= h }
 }
 
 # ---------------------------------------------------------------- sections
+
+# A section's points, tables and checks are recorded as they are read (op),
+# and laid out at once; when its last slide would hold less than 40% of a
+# slide, it is laid out again tight, and kept so if that saves a slide.
+function op(kind, a, b, c, d, e, f) {
+    if (skip) return
+    nops++; opk[nops] = kind; opa[nops] = a; opb[nops] = b; opc[nops] = c
+    opd[nops] = d; ope[nops] = e; opf[nops] = f
+    do_op(nops)
+}
+function do_op(k,    n) {
+    if (opk[k] == "point") point(opa[k], opb[k])
+    else if (opk[k] == "block") { n = split(opa[k], oplines, "\n"); block(n, oplines) }
+    else check(opa[k], opb[k], opc[k], opd[k], ope[k], opf[k])
+}
+function keep() {
+    s_nscript = nscript; s_nside = nside; s_page = page; s_y = y; s_cont = cont; s_footer = footer; nops = 0
+}
+function back_to() {
+    nscript = s_nscript; nside = s_nside; page = s_page; y = s_y; cont = s_cont; footer = s_footer; figure_page = 0
+}
+function relay(t,    k) { back_to(); tight = t; for (k = 1; k <= nops; k++) do_op(k) }
+function finish_section(    pages) {
+    pages = page - s_page
+    if (sec == "" || tight || pages == 0 || TOP - y >= 0.4 * ROOM()) return
+    relay(1)
+    if (page - s_page >= pages) relay(0)
+    tight = dense
+}
 
 function sentences(p,    s, k) {
     ns = 0
@@ -193,24 +253,30 @@ function sentences(p,    s, k) {
 function flush_para(    i) {
     if (para == "") return
     sentences(para); para = ""
-    for (i = 1; i <= ns; i++) point(sent[i], 20)
+    for (i = 1; i <= ns; i++) op("point", sent[i], 20)
 }
-function flush_block() {
-    if (nb > 0) block(nb, blk)
+function flush_block(    i, s) {
+    if (nb > 0) { s = blk[1]; for (i = 2; i <= nb; i++) s = s "\n" blk[i]; op("block", s) }
     nb = 0
-    if (runs > 0) point("(the progress lines of " runs " training run" (runs > 1 ? "s" : "") ": in the notes)", 18)
+    if (runs > 0) op("point", "(the progress lines of " runs " training run" (runs > 1 ? "s" : "") ": in the notes)", 18)
     runs = 0
 }
 
-function start_section(name) {
-    flush_para(); flush_block(); place_figures()
-    sec = name; nsec++
+# NAME HEADING: a section of the narration (HEADING 0: the text before the
+# first heading); a deck in parts lays out only its own sections (from, to)
+function start_section(name, heading) {
+    flush_para(); flush_block()
+    if (!skip) { finish_section(); place_figures() }
+    sec = name; nsec += heading
+    skip = nsec < from && !(nsec == 0 && from == 1) || nsec > to
+    if (skip) return
     new_page(name, prog ": " name)
     outline(2, name)
     if (name in eq) {
         label(eq[name], W / 2, y - 14, 30, ink, "", "center"); y -= 80
         delete eq[name]
     }
+    keep()
 }
 
 # figures whose first claim was checked in the section just ended
@@ -219,16 +285,21 @@ function place_figures(    i) {
         if (!(i in placed) && (fanchor[i] in seen_id)) figure(i)
 }
 # a figure fills its slide (it is drawn at the slide's size, its type at
-# 18 pt); its caption and claims follow on the next slide
-function figure(i) {
+# 18 pt); its caption and claims come just before it, on the section's last
+# slide when they fit there, else on a slide of their own
+function figure(i,    n, k, a, j, h) {
     placed[i] = 1; figno++
+    n = wrap(fcap[i], chars(W - LEFT - 30 - LEFT, sz(20), SANS)); h = 34 + n * step(20)
+    k = split(fids[i], a, " ")
+    for (j = 1; j <= k; j++) h += 2 * sz(19) * 1.25 + 10
+    if (page == 0 || figure_page || y - h < BOTTOM) new_page("Figure " figno ": what it shows", prog ": figure " fname[i])
+    else { y -= 10; label("Figure " figno ", on the next slide:", LEFT, y, 22, blue, "Sans:Bold"); y -= 34 }
+    point(fcap[i], 20)
+    figure_claims(fids[i])
     new_page("", "")
     figure_page = 1
     if (!frendered[i]) label("figure " fname[i] " was not rendered (gnuplot missing, or the chapter failed)", W / 2, H / 2, 24, red, "", "center")
-    else printf "overlay\t%d\t%s\n", page, fname[i] > side
-    new_page("Figure " figno ": what it shows", prog ": figure " fname[i] (fids[i] == "" ? "" : ", claims " fids[i]))
-    point(fcap[i], 20)
-    figure_claims(fids[i])
+    else to_side(sprintf("overlay\t%d\t%s", page, fname[i]))
 }
 function figure_claims(ids,    k, a, j, f) {
     k = split(ids, a, " ")
@@ -250,13 +321,13 @@ function summary(id, brief,    j, f) {
 # ---------------------------------------------------------------- narration
 
 NR <= 3 && /^(Chapter |=+$|$)/ { next }
-/^-- / { start_section(substr($0, 4)); next }
+/^-- / { start_section(substr($0, 4), 1); next }
 /^  [A-Z][0-9]+  (PASS|FAIL)  / {
     flush_para(); flush_block()
-    if (sec == "") start_section(title)
+    if (sec == "") start_section(title, 0)
     emit_check(); cid = $0; sub(/^  /, "", cid); cv = cid
     sub(/ .*/, "", cid); sub(/^[A-Z0-9]+  /, "", cv); ctext = cv; sub(/ .*/, "", cv); sub(/^[A-Z]+  /, "", ctext)
-    cmeas = ""; cctl = ""; cctlv = ""; inclaim = 1; seen_id[cid] = 1; next
+    cmeas = ""; cctl = ""; cctlv = ""; inclaim = 1; all_ids[cid] = 1; if (!skip) seen_id[cid] = 1; next
 }
 inclaim && /^             / { m = $0; sub(/^ +/, "", m); cmeas = cmeas (cmeas == "" ? "" : " ") m; next }
 inclaim && /^      control/ { m = $0; sub(/^ +/, "", m); cctl = m; next }
@@ -265,29 +336,32 @@ inclaim && /^        / { m = $0; sub(/^ +/, "", m); cctlv = m; next }
 /^ch[0-9]+: [0-9]+ of [0-9]+ checks/ { flush_para(); flush_block(); tally = $0; next }
 /^$/ { flush_para(); flush_block(); next }
 # a training run's progress line ("step 300/300 ..."): in the notes, counted here
-/^  .*step +[0-9]+\/[0-9]+ / { flush_para(); if (sec == "") start_section(title); runs++; next }
+/^  .*step +[0-9]+\/[0-9]+ / { flush_para(); if (sec == "") start_section(title, 0); runs++; next }
 /^  / {
-    flush_para(); if (sec == "") start_section(title)
+    flush_para(); if (sec == "") start_section(title, 0)
     m = $0; while (match(m, /\t/)) m = substr(m, 1, RSTART - 1) substr("        ", 1, 8 - (RSTART - 1) % 8) substr(m, RSTART + 1)
     blk[++nb] = m; next
 }
-{ flush_block(); if (sec == "") start_section(title); para = para (para == "" ? "" : " ") $0 }
+{ flush_block(); if (sec == "") start_section(title, 0); para = para (para == "" ? "" : " ") $0 }
 
 function emit_check() {
     if (!inclaim) return
     inclaim = 0
-    check(cid, cv, ctext, cmeas, cctl, cctlv)
+    op("check", cid, cv, ctext, cmeas, cctl, cctlv)
 }
 
 END {
-    emit_check(); flush_para(); flush_block(); place_figures()
-    for (i = 1; i <= nfig; i++) if (!(i in placed)) figure(i)
-    if (results_for != "") trained()
+    emit_check(); flush_para(); flush_block()
+    if (!skip) { finish_section(); place_figures() }
+    if (part == parts) for (i = 1; i <= nfig; i++) if (!(i in placed) && !(fanchor[i] in all_ids)) figure(i)
+    if (part == parts && results_for != "") trained()
     new_page(title ": the claims, checked", prog ": claims")
     outline(2, "The claims, checked")
     if (tally != "") { point(tally ". Each claim below was also checked on a near miss where it must not hold.", 22) }
-    for (j = 1; j <= nsum; j++) { split(sumline[j], f, "\t"); summary(f[1]) }
+    for (j = 1; j <= nsum; j++) { split(sumline[j], f, "\t"); if (f[1] in seen_id || part == parts && !(f[1] in all_ids)) summary(f[1]) }
     end_page()
+    for (i = 1; i <= nscript; i++) print script[i]
+    for (i = 1; i <= nside; i++) print sidel[i] > side
     print page > (side ".pages")
 }
 
