@@ -102,6 +102,8 @@ function wrap_into(s, n, out,    words, k, i, line, cnt) {
     return cnt
 }
 function chars(width, size, em) { return int(width / (size * em)) }
+function min(a, b) { return a < b ? a : b }
+function max(a, b) { return a > b ? a : b }
 
 # ---------------------------------------------------------------- the page
 
@@ -272,8 +274,9 @@ function start_section(name, heading) {
     if (skip) return
     new_page(name, prog ": " name)
     outline(2, name)
-    if (name in eq) {
-        label(eq[name], W / 2, y - 14, 30, ink, "", "center"); y -= 80
+    if (name in eq) { # at 30 pt, smaller (not under 20) when it is long
+        label(eq[name], W / 2, y - 14, min(30, max(20, (W - 2 * LEFT) / (SANS * length(eq[name])))), ink, "", "center")
+        y -= 80
         delete eq[name]
     }
     keep()
