@@ -19,7 +19,7 @@
 # No line is cut: what does not fit on a slide goes on to the next one; a
 # check's lines are never split across slides.
 BEGIN {
-    FS = "\t"; W = 941; H = 529; LEFT = 45; TOP = H - 105; BOTTOM = 52
+    FS = "\t"; W = 941; H = 529; LEFT = 45; TOP = H - 105; BOTTOM = FLOOR = 52
     SANS = 0.55; MONO = 0.61          # widths of a character, in ems (upper bounds)
     # Sizes below are the sizes on the page, in points; gnuplot's cairo
     # terminals set text at 2/3 of the size they are asked for, hence PT.
@@ -49,10 +49,10 @@ function title_page(    n, i, l, k) {
     while ((getline l < ARGV[1]) > 0) if (l ~ /^-- /) agenda[++k] = substr(l, 4)
     close(ARGV[1])
     new_page("This lecture" (parts > 1 ? ", part " part " of " parts : ""), prog ": agenda")
-    tight = dense || k > 7
+    tight = dense || (to < k ? to : k) - from > 6
     for (i = 1; i <= k; i++) if (i >= from && i <= to) point(i ". " agenda[i], 24)
     if (parts > 1) point("(sections " (from > 1 ? 1 : to + 1) "-" (from > 1 ? from - 1 : k) ": part " (from > 1 ? part - 1 : part + 1) " of the lecture)", 20)
-    if (nfig > 0) point(nfig " figure" (nfig > 1 ? "s" : "") ", each after the section that checks it; the claims, sorted, at the end", 22)
+    if (nfig > 0) point((parts > 1 ? "Each figure" : nfig " figure" (nfig > 1 ? "s" : "") ", each") " after the section that checks it; the claims, sorted, at the end", 22)
     tight = dense
 }
 
@@ -142,9 +142,10 @@ function emit(s) { script[++nscript] = s }
 function to_side(s) { sidel[++nside] = s }
 
 # room for H points of height on this page, else a new page that continues
-# the section
-function room(h) {
-    if (y - h >= BOTTOM) return
+# the section (a section spread over its slides raises BOTTOM; a table keeps
+# to the page's own bottom, FLOOR)
+function room(h, table) {
+    if (y - h >= (table ? FLOOR : BOTTOM)) return
     new_page(cont " (continued)", footer)
 }
 # sizes and line steps: a tight layout (a section whose last slide would be
@@ -155,11 +156,13 @@ function step(size) { return sz(size) * (tight ? 1.14 : 1.3) }
 function ROOM() { return TOP - BOTTOM }
 
 # one point: a bullet and its sentence, wrapped with a hanging indent; its
-# first two lines kept together
-function point(s, size,    n, i) {
+# first two lines kept together, and all of it with NEXT_H points of what
+# follows (the table it introduces)
+function point(s, size, next_h,    n, i) {
     size = sz(size)
     n = wrap(s, chars(W - LEFT - 30 - LEFT, size, SANS))
     for (i = 1; i <= n; i++) { line_[i] = wrapped[i] }
+    if (next_h > 0 && (next_h += n * step(size) + size * (tight ? 0.2 : 0.35)) <= TOP - FLOOR) room(next_h, 1)
     room((n < 2 ? n : 2) * step(size))
     for (i = 1; i <= n; i++) {
         room(step(size))
@@ -173,21 +176,49 @@ function point(s, size,    n, i) {
 # a block of fixed-width lines (a table, generated text): folded when wider
 # than the slide; kept on one slide when it fits one, else it goes on over
 # slides
-function block(n, lines,    size, width, i, k, j, m, h) {
-    size = 18; width = chars(W - 2 * 30, size, MONO); h = size * (tight ? 1.1 : 1.25)
-    k = 0
+function block(n, lines,    h, j, k) {
+    k = fold(n, lines); h = 18 * (tight ? 1.1 : 1.25)
+    room((k * h <= TOP - FLOOR ? k : 6) * h, 1)
+    for (j = 1; j <= k; j++) {
+        room(h, 1)
+        mono(folded[j], 30, y, 18, ink); y -= h
+    }
+    y -= 18 * (tight ? 0.3 : 0.5)
+}
+# N LINES -> folded[1..k], the lines fitted to the slide's width; returns k.
+# A table too wide is cut at a gap between its columns into two tables, the
+# second with the first column again; other long lines are folded.
+function fold(n, lines,    width, i, k, m, c, L) {
+    width = chars(W - 2 * 30, 18, MONO)
+    k = 0; m = 0
+    for (i = 1; i <= n; i++) if (length(lines[i]) > m) m = length(lines[i])
+    if (m > width && n > 1) {
+        for (c = width; c > 10 && !gap(n, lines, c); c--) ;
+        for (L = 2; L < c && !(gap(n, lines, L) && !gap(n, lines, L - 1)); L++) ;
+        if (c > 10 && L < c && L + m - c <= width) {
+            for (i = 1; i <= n; i++) folded[++k] = substr(lines[i], 1, c)
+            folded[++k] = ""
+            for (i = 1; i <= n; i++) folded[++k] = substr(lines[i], 1, L) substr(lines[i], c + 1)
+            return k
+        }
+    }
     for (i = 1; i <= n; i++) {
         if (length(lines[i]) <= width) { folded[++k] = lines[i]; continue }
         m = lines[i]
         folded[++k] = substr(m, 1, width); m = substr(m, width + 1)
         while (m != "") { folded[++k] = "   " substr(m, 1, width - 3); m = substr(m, width - 2) }
     }
-    room((k * h <= ROOM() ? k : 6) * h)
-    for (j = 1; j <= k; j++) {
-        room(h)
-        mono(folded[j], 30, y, size, ink); y -= h
-    }
-    y -= size * (tight ? 0.3 : 0.5)
+    return k
+}
+# every line has a blank (or has ended) at column C
+function gap(n, lines, c,    i) {
+    for (i = 1; i <= n; i++) if (substr(lines[i], c, 1) != " " && length(lines[i]) >= c) return 0
+    return 1
+}
+# a block's height where it starts: all of it when it fits a slide, else 6 lines
+function block_start(text,    n, k, h) {
+    n = split(text, oplines, "\n"); k = fold(n, oplines); h = 18 * (tight ? 1.1 : 1.25)
+    return (k * h <= TOP - FLOOR ? k : 6) * h
 }
 
 # one check: its id and verdict, the claim, the measurement, the control,
@@ -213,16 +244,16 @@ function small_lines(s, colour, h,    n, i) {
 # ---------------------------------------------------------------- sections
 
 # A section's points, tables and checks are recorded as they are read (op),
-# and laid out at once; when its last slide would hold less than 40% of a
-# slide, it is laid out again tight, and kept so if that saves a slide.
+# and laid out at once; when its last slide would hold less than half a
+# slide, it is laid out again tight, and kept so if that saves a slide, else
+# spread evenly over its slides.
 function op(kind, a, b, c, d, e, f) {
     if (skip) return
     nops++; opk[nops] = kind; opa[nops] = a; opb[nops] = b; opc[nops] = c
     opd[nops] = d; ope[nops] = e; opf[nops] = f
-    do_op(nops)
 }
 function do_op(k,    n) {
-    if (opk[k] == "point") point(opa[k], opb[k])
+    if (opk[k] == "point") point(opa[k], opb[k], opk[k + 1] == "block" && opa[k] ~ /:$/ ? block_start(opa[k + 1]) : 0)
     else if (opk[k] == "block") { n = split(opa[k], oplines, "\n"); block(n, oplines) }
     else check(opa[k], opb[k], opc[k], opd[k], ope[k], opf[k])
 }
@@ -233,12 +264,29 @@ function back_to() {
     nscript = s_nscript; nside = s_nside; page = s_page; y = s_y; cont = s_cont; footer = s_footer; figure_page = 0
 }
 function relay(t,    k) { back_to(); tight = t; for (k = 1; k <= nops; k++) do_op(k) }
-function finish_section(    pages) {
+function finish_section(    pages, t) {
+    if (nops == 0) return
+    relay(tight)
     pages = page - s_page
-    if (sec == "" || tight || pages == 0 || TOP - y >= 0.4 * ROOM()) return
-    relay(1)
-    if (page - s_page >= pages) relay(0)
+    if (pages == 0 || TOP - y >= 0.5 * ROOM()) return
+    t = tight
+    if (!t) {
+        relay(1)
+        if (page - s_page < pages) { t = 1; pages = page - s_page } else relay(0)
+    }
+    if (pages > 0 && TOP - y < 0.5 * ROOM()) spread(pages, t)
     tight = dense
+}
+# the section over as many slides, evenly: each slide's bottom raised as
+# far as the count of slides allows
+function spread(pages, t,    b, best, low) {
+    low = BOTTOM; best = 0
+    for (b = 20; b <= 0.5 * ROOM(); b += 20) {
+        BOTTOM = low + b; relay(t)
+        if (page - s_page > pages) break
+        best = b
+    }
+    BOTTOM = low + best; relay(t); BOTTOM = low
 }
 
 function sentences(p,    s, k) {
@@ -340,7 +388,9 @@ inclaim && /^        / { m = $0; sub(/^ +/, "", m); cctlv = m; next }
 /^$/ { flush_para(); flush_block(); next }
 # a training run's progress line ("step 300/300 ..."): in the notes, counted here
 /^  .*step +[0-9]+\/[0-9]+ / { flush_para(); if (sec == "") start_section(title, 0); runs++; next }
-/^  / {
+# a table's lines are indented; a row whose label fills the first column
+# starts with one space
+/^  / || nb > 0 && /^ [^ ]/ {
     flush_para(); if (sec == "") start_section(title, 0)
     m = $0; while (match(m, /\t/)) m = substr(m, 1, RSTART - 1) substr("        ", 1, 8 - (RSTART - 1) % 8) substr(m, RSTART + 1)
     blk[++nb] = m; next
