@@ -54,7 +54,7 @@ slides=$((first - 2 - agenda_pages))
       }
       (NR - 1) % 7 == 0 { if (NR > 1) done(); lab("Agenda" (NR > 1 ? " (continued)" : ""), 0.05, 0.88, "Sans:Bold,42", "#0072B2") }
       { y = 0.76 - ((NR - 1) % 7) * 0.1
-        lab($3, 0.05, y, "Sans,33", "#222222")
+        lab($3, 0.05, y, length($3) > 50 ? "Sans,28" : "Sans,33", "#222222")
         lab($2 " slides, page " $1, 0.95, y, "Sans,27", "#555555", "right") }
       END { done() }' "$tmp/agenda"; } >"$tmp/front.gp"
 gnuplot "$tmp/front.gp" 2>"$tmp/err" ||

@@ -221,19 +221,20 @@ function block_start(text,    n, k, h) {
     return (k * h <= TOP - FLOOR ? k : 6) * h
 }
 
-# one check: its id and verdict, the claim, the measurement, the control,
-# all on one slide (a check that does not fit where it starts begins the
-# next slide)
-function check(id, verdict, text, measured, control, cverdict,    n, i, size, h, s18, m, c) {
+# one check: its id and verdict, the claim, the measurement, its controls
+# (one "control ... - verdict" a line of CONTROLS), all on one slide (a
+# check that does not fit where it starts begins the next slide)
+function check(id, verdict, text, measured, controls,    n, i, size, h, s18, m, c, k, ctl) {
     size = sz(19); h = size * (tight ? 1.12 : 1.25); s18 = 18 * (tight ? 1.12 : 1.25)
     n = wrap(id " " verdict ": " text, chars(W - 2 * LEFT, size, SANS))
     for (i = 1; i <= n; i++) { line_[i] = wrapped[i] }
     m = (measured == "" ? 0 : wrap(measured, chars(W - 2 * LEFT - 30, 18, SANS)))
-    c = (control == "" ? 0 : wrap(control " - " cverdict, chars(W - 2 * LEFT - 30, 18, SANS)))
+    k = (controls == "" ? 0 : split(controls, ctl, "\n")); c = 0
+    for (i = 1; i <= k; i++) c += wrap(ctl[i], chars(W - 2 * LEFT - 30, 18, SANS))
     room(n * h + (m + c) * s18)
     for (i = 1; i <= n; i++) { label(line_[i], LEFT, y, size, i == 1 && verdict != "PASS" ? red : (i == 1 ? green : ink)); y -= h }
     if (measured != "") small_lines(measured, grey, s18)
-    if (control != "") small_lines(control " - " cverdict, cverdict ~ /as it should/ ? grey : red, s18)
+    for (i = 1; i <= k; i++) small_lines(ctl[i], ctl[i] ~ /as it should$/ ? grey : red, s18)
     y -= (tight ? 5 : 10)
 }
 function small_lines(s, colour, h,    n, i) {
@@ -247,15 +248,15 @@ function small_lines(s, colour, h,    n, i) {
 # and laid out at once; when its last slide would hold less than half a
 # slide, it is laid out again tight, and kept so if that saves a slide, else
 # spread evenly over its slides.
-function op(kind, a, b, c, d, e, f) {
+function op(kind, a, b, c, d, e) {
     if (skip) return
     nops++; opk[nops] = kind; opa[nops] = a; opb[nops] = b; opc[nops] = c
-    opd[nops] = d; ope[nops] = e; opf[nops] = f
+    opd[nops] = d; ope[nops] = e
 }
 function do_op(k,    n) {
     if (opk[k] == "point") point(opa[k], opb[k], opk[k + 1] == "block" && opa[k] ~ /:$/ ? block_start(opa[k + 1]) : 0)
     else if (opk[k] == "block") { n = split(opa[k], oplines, "\n"); block(n, oplines) }
-    else check(opa[k], opb[k], opc[k], opd[k], ope[k], opf[k])
+    else check(opa[k], opb[k], opc[k], opd[k], ope[k])
 }
 function keep() {
     s_nscript = nscript; s_nside = nside; s_page = page; s_y = y; s_cont = cont; s_footer = footer; nops = 0
@@ -362,9 +363,9 @@ function summary(id, brief,    j, f) {
     for (j = 1; j <= nsum; j++) {
         split(sumline[j], f, "\t")
         if (f[1] != id) continue
-        if (brief) { check(f[1], f[2], f[3], "", "", ""); return }
-        check(f[1], f[2], f[3], "", f[5] == "" ? "no control" : "control (" f[5] "): " f[6],
-              f[4] == "FAILS" ? "fails, as it should" : f[4] == "HOLDS" ? "HOLDS: the check cannot tell right from wrong" : "")
+        if (brief) { check(f[1], f[2], f[3], "", ""); return }
+        check(f[1], f[2], f[3], "", f[5] == "" ? "no control" : "control (" f[5] "): " f[6] " - " \
+              (f[4] == "FAILS" ? "fails, as it should" : f[4] == "HOLDS" ? "HOLDS: the check cannot tell right from wrong" : ""))
         return
     }
 }
@@ -378,11 +379,11 @@ NR <= 3 && /^(Chapter |=+$|$)/ { next }
     if (sec == "") start_section(title, 0)
     emit_check(); cid = $0; sub(/^  /, "", cid); cv = cid
     sub(/ .*/, "", cid); sub(/^[A-Z0-9]+  /, "", cv); ctext = cv; sub(/ .*/, "", cv); sub(/^[A-Z]+  /, "", ctext)
-    cmeas = ""; cctl = ""; cctlv = ""; inclaim = 1; all_ids[cid] = 1; if (!skip) seen_id[cid] = 1; next
+    cmeas = ""; cctl = ""; inclaim = 1; all_ids[cid] = 1; if (!skip) seen_id[cid] = 1; next
 }
 inclaim && /^             / { m = $0; sub(/^ +/, "", m); cmeas = cmeas (cmeas == "" ? "" : " ") m; next }
-inclaim && /^      control/ { m = $0; sub(/^ +/, "", m); cctl = m; next }
-inclaim && /^        / { m = $0; sub(/^ +/, "", m); cctlv = m; next }
+inclaim && /^      control/ { m = $0; sub(/^ +/, "", m); cctl = cctl (cctl == "" ? "" : "\n") m; next }
+inclaim && /^        / { m = $0; sub(/^ +/, "", m); cctl = cctl " - " m; next }
 { emit_check() }
 /^ch[0-9]+: [0-9]+ of [0-9]+ checks/ { flush_para(); flush_block(); tally = $0; next }
 /^$/ { flush_para(); flush_block(); next }
@@ -400,7 +401,7 @@ inclaim && /^        / { m = $0; sub(/^ +/, "", m); cctlv = m; next }
 function emit_check() {
     if (!inclaim) return
     inclaim = 0
-    op("check", cid, cv, ctext, cmeas, cctl, cctlv)
+    op("check", cid, cv, ctext, cmeas, cctl)
 }
 
 END {

@@ -95,7 +95,7 @@ split_checks() {
     awk '
         function squeeze(s) {
             gsub(/sqrt\(/, "√(", s); gsub(/sum_/, "Σ_", s); gsub(/sigma_/, "σ_", s); gsub(/’/, "\047", s)
-            gsub(/\302\240/, "", s); gsub(/[- \t\n_^{}]/, "", s); return s
+            gsub(/\302\240|•/, "", s); gsub(/[- \t\n_^{}]/, "", s); return s
         }
         function done() { if (id != "") { want[++n] = squeeze(whole); name[n] = id }; id = "" }
         FNR == 1 && FILENAME != ARGV[1] { if (FNR == 1) pg++ }
