@@ -265,7 +265,8 @@ if [ -f "$p2" ] && deck_bound "$p1" $((n04 - 4)) && deck_bound "$p2" $((n04 - 4)
     i=$(qpdf --show-npages "$p1")
     for f in "$work/control/parts/pages2"/*.txt; do cp "$f" "$work/control/parts/pages/$((i + $(basename "$f" .txt))).txt"; done
     split=$(split_checks "$work/narration/$(basename "$deck04" .pdf).txt" "$work/control/parts/pages")
-    [ -z "$split" ] || bad "the two decks of chapter 4 split or leave out the checks $(echo $split)"
+    [ -z "$split" ] && echo "kit-check: chapter 4 within $((n04 - 4)) slides: two decks, $(qpdf --show-npages "$p1") and $(qpdf --show-npages "$p2") slides, every check whole" ||
+        bad "the two decks of chapter 4 split or leave out the checks $(echo $split)"
 else
     bad "a lecture over MAX_SLIDES is not laid out as two decks within it"
 fi
