@@ -343,7 +343,7 @@ function figure(i,    n, k, a, j, h) {
     placed[i] = 1; figno++
     n = wrap(fcap[i], chars(W - LEFT - 30 - LEFT, sz(20), SANS)); h = 34 + n * step(20)
     k = split(fids[i], a, " ")
-    for (j = 1; j <= k; j++) h += 2 * sz(19) * 1.25 + 10
+    for (j = 1; j <= k; j++) h += claim_lines(a[j]) * sz(19) * 1.25 + 10
     if (page == 0 || figure_page || y - h < BOTTOM) new_page("Figure " figno ": what it shows", prog ": figure " fname[i])
     else { y -= 10; label("Figure " figno ", on the next slide:", LEFT, y, 22, blue, "Sans:Bold"); y -= 34 }
     point(fcap[i], 20)
@@ -352,6 +352,14 @@ function figure(i,    n, k, a, j, h) {
     figure_page = 1
     if (!frendered[i]) label("figure " fname[i] " was not rendered (gnuplot missing, or the chapter failed)", W / 2, H / 2, 24, red, "", "center")
     else to_side(sprintf("overlay\t%d\t%s", page, fname[i]))
+}
+# ID -> the lines its claim takes on a slide
+function claim_lines(id,    j, f) {
+    for (j = 1; j <= nsum; j++) {
+        split(sumline[j], f, "\t")
+        if (f[1] == id) return wrap(f[1] " " f[2] ": " f[3], chars(W - 2 * LEFT, sz(19), SANS))
+    }
+    return 0
 }
 function figure_claims(ids,    k, a, j, f) {
     k = split(ids, a, " ")
