@@ -3,7 +3,9 @@
 # of the chapters that draws the figures, checks the claims and prints the
 # narration (scripts/kit-run.sh, slides.sh, course-kit.sh, gallery.sh).
 # Captions live in the figure scripts (plots/*.gp), key equations in
-# scripts/templates/equations.tsv.
+# scripts/templates/equations.tsv, why each line of a reference solution is
+# there in scripts/templates/answer-keys.txt. A deck has at most 30 slides
+# (a longer lecture comes in two decks, chNN_topic.pdf and -part2.pdf).
 SLIDES_DIR := $(PLOT_DIR)/slides
 COURSE_DIR := $(PLOT_DIR)/course
 NARRATION  := $(PLOT_DIR)/narration

@@ -8,8 +8,10 @@
 #   its exercises, what to run live and how long that took (NARRATION_DIR's
 #   chNN_topic.time, from make slides);
 # - handouts/exNN_topic.pdf: the exercise's contract and its hints;
-# - answer-keys/exNN_topic.pdf: the reference solution, and every mistake
-#   the grader is proven to catch (the mutants' texts), for instructors.
+# - answer-keys/exNN_topic.pdf: the reference solution, each line followed by
+#   why it is there (scripts/templates/answer-keys.txt, or ANSWER_NOTES; a
+#   line without a note is refused), and every mistake the grader is proven
+#   to catch (the mutants' texts), for instructors.
 set -u
 [ $# -eq 2 ] || { echo "usage: scripts/course-kit.sh NARRATION_DIR OUT_DIR" >&2; exit 2; }
 narr=$1 out=$2
@@ -17,9 +19,45 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/figure-info.sh"
 . "$here/pdf-tools.sh"
 command -v gnuplot >/dev/null 2>&1 || { echo "course-kit: gnuplot is missing (make deps installs it)" >&2; exit 2; }
+NOTES=${ANSWER_NOTES:-scripts/templates/answer-keys.txt}   # why each line of a solution is there
+[ -r "$NOTES" ] || { echo "course-kit: no notes '$NOTES' for the answer keys" >&2; exit 2; }
 mkdir -p "$out/handouts" "$out/answer-keys" || exit 3
 tmp=$(mktemp -d) || exit 3
 trap 'rm -rf "$tmp"' EXIT
+
+# NAME -> the reference solution's lines (between BEGIN and END SOLUTION),
+# each followed by why it is there, from NOTES (scripts/templates/answer-keys.txt:
+# "== NAME", then each line of code, then its "> " lines). Fails, naming
+# them, when a line of code has no note or a note no line.
+explained() {
+    awk -v name="$1" -v notes="$NOTES" '
+        function key(s) { sub(/\/\*.*\*\/ *$/, "", s); gsub(/^[ \t]+|[ \t]+$/, "", s); return s }
+        BEGIN {
+            while ((getline l < notes) > 0) {
+                if (l ~ /^== /) { mine = (substr(l, 4) == name); k = ""; continue }
+                if (!mine || l ~ /^#/ || l == "") continue
+                if (l ~ /^> ?/) { sub(/^> ?/, "", l); why[k] = why[k] (why[k] == "" ? "" : " ") l; continue }
+                k = key(l); why[k] = ""; unused[k] = 1
+            }
+        }
+        /END SOLUTION/ { on = 0 }
+        on && !/\/\* stub:/ {
+            print; k = key($0)
+            if (k ~ /^[{}]*$/) next
+            if (!(k in why) || why[k] == "") { missing = missing "\n    " k; next }
+            if (k in unused) { n = split(why[k], w, " "); line = "      | "
+                for (i = 1; i <= n; i++) {
+                    if (length(line) + length(w[i]) > 78 && line != "      | ") { print line; line = "      | " }
+                    line = line w[i] " "
+                }
+                print line; delete unused[k] }
+        }
+        /BEGIN SOLUTION/ { on = 1 }
+        END {
+            for (k in unused) missing = missing "\n    a note for a line that is not there: " k
+            if (missing != "") { printf "course-kit: %s, lines without a note in %s:%s\n", name, notes, missing > "/dev/stderr"; exit 1 }
+        }' "exercises/solutions/$1.c"
+}
 
 # exercises/exNN_topic.c -> its contract: the comment that starts "Exercise"
 contract() { awk '/^\/\* Exercise/ { on = 1 } on { print } on && /\*\// { exit }' "$1"; }
@@ -66,10 +104,11 @@ for stub in exercises/ex[0-9][0-9]*_*.c; do
       echo; echo "Hints, from the first (a nudge) to the last (nearly the answer):"
       grep -v '^# ' "exercises/$name.hints" | sed 's/^## \(.*\)/\nHint \1:/'; } >"$tmp/handout"
     text_pdf "Exercise handout: $name (chapter $n)" "$tmp/handout" "$out/handouts/$name.pdf" || exit 3
+    explained "$name" >"$tmp/explained" || exit 1
     { echo "ANSWER KEY, for instructors: do not hand out."
-      echo; echo "The reference solution (exercises/solutions/$name.c), the lines between"
-      echo "BEGIN and END SOLUTION; its comments say why a line is there:"; echo
-      awk '/END SOLUTION/ { on = 0 } on && !/\/\* stub:/ { print } /BEGIN SOLUTION/ { on = 1 }' "exercises/solutions/$name.c"
+      echo; echo "The reference solution: exercises/solutions/$name.c, the lines"
+      echo "between BEGIN and END SOLUTION, each followed (|) by why it is there:"; echo
+      cat "$tmp/explained"
       echo; echo "What each line guards against: the grader is proven to reject each of these"
       echo "mistakes (exercises/mutants/$name/), each one the solution with one line changed:"; echo
       for m in exercises/mutants/"$name"/*.c; do

@@ -16,20 +16,25 @@ trap 'rm -rf "$tmp"' EXIT
 tab=$(printf '\t')
 course="Inventing the Transformer, in C"
 
-# one line per deck: source, file, pages
+# one line per deck: source, file, pages, title (a lecture in parts: a deck a part)
 for src in chapters/ch[0-9][0-9]_*.c; do
-    deck="$out/$(basename "$src" .c).pdf"
-    [ -f "$deck" ] && printf '%s\t%s\t%s\n' "$src" "$deck" "$(qpdf --show-npages "$deck")"
+    base="$out/$(basename "$src" .c)"
+    for deck in "$base.pdf" "$base"-part[0-9].pdf; do
+        [ -f "$deck" ] || continue
+        part=$(echo "$deck" | sed -n 's/.*-part\([0-9]\)\.pdf$/ (part \1)/p')
+        printf '%s\t%s\t%s\t%s\n' "$src" "$deck" "$(qpdf --show-npages "$deck")" "$(chapter_title "$src")$part"
+    done
 done >"$tmp/decks"
 [ -s "$tmp/decks" ] || { echo "course: no decks in $out" >&2; exit 2; }
-lectures=$(grep -c . "$tmp/decks")
-agenda_pages=$(( (lectures + 6) / 7 ))
+lectures=$(cut -f1 "$tmp/decks" | sort -u | grep -c .)
+decks=$(grep -c . "$tmp/decks")
+agenda_pages=$(( (decks + 6) / 7 ))
 
 # the cover and the agenda: seven lectures a page, with the page each starts
 # on; type at 18 pt and up (cairo sets 2/3 of the size asked for)
 first=$((2 + agenda_pages)) outline=""
-while IFS="$tab" read -r src deck pages; do
-    printf '%s\t%s\t%s\n' "$first" "$pages" "$(chapter_title "$src")"
+while IFS="$tab" read -r src deck pages title; do
+    printf '%s\t%s\t%s\n' "$first" "$pages" "$title"
     first=$((first + pages))
 done <"$tmp/decks" >"$tmp/agenda"
 slides=$((first - 2 - agenda_pages))
@@ -49,7 +54,7 @@ slides=$((first - 2 - agenda_pages))
       }
       (NR - 1) % 7 == 0 { if (NR > 1) done(); lab("Agenda" (NR > 1 ? " (continued)" : ""), 0.05, 0.88, "Sans:Bold,42", "#0072B2") }
       { y = 0.76 - ((NR - 1) % 7) * 0.1
-        lab($3, 0.05, y, "Sans,33", "#222222")
+        lab($3, 0.05, y, length($3) > 50 ? "Sans,28" : "Sans,33", "#222222")
         lab($2 " slides, page " $1, 0.95, y, "Sans,27", "#555555", "right") }
       END { done() }' "$tmp/agenda"; } >"$tmp/front.gp"
 gnuplot "$tmp/front.gp" 2>"$tmp/err" ||
@@ -58,8 +63,8 @@ gnuplot "$tmp/front.gp" 2>"$tmp/err" ||
 # bookmarks: the cover, the agenda, each chapter and its sections
 { printf '1\t1\tCover\n2\t1\tAgenda\n'
   first=$((2 + agenda_pages))
-  while IFS="$tab" read -r src deck pages; do
-      printf '%s\t1\t%s\n' "$first" "$(chapter_title "$src")"
+  while IFS="$tab" read -r src deck pages title; do
+      printf '%s\t1\t%s\n' "$first" "$title"
       awk -F'\t' -v off=$((first - 1)) '{ print $1 + off "\t2\t" $3 }' "${deck%.pdf}.outline"
       first=$((first + pages))
   done <"$tmp/decks"; } >"$tmp/outline"
@@ -67,4 +72,4 @@ gnuplot "$tmp/front.gp" 2>"$tmp/err" ||
 qpdf --empty --pages "$tmp/front.pdf" $(cut -f2 "$tmp/decks") -- "$tmp/joined.pdf" &&
     pdf_outline "$tmp/joined.pdf" "$tmp/outline" "$course: the lectures" "$out/course.pdf" ||
     { echo "course: qpdf could not assemble the course" >&2; exit 3; }
-echo "  $out/course.pdf: cover, agenda, $lectures decks ($slides slides), $(grep -c . "$tmp/outline") bookmarks"
+echo "  $out/course.pdf: cover, agenda, $lectures lectures in $decks decks ($slides slides), $(grep -c . "$tmp/outline") bookmarks"

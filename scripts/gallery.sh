@@ -65,7 +65,7 @@ kit_links() {
     [ -n "$l" ] && printf '<p class="kit">For instructors:\n%s</p>\n' "$l"
 }
 deck_links() { # chNN_topic
-    l=$(links "slides/$1.pdf:lecture deck (PDF)" "slides/$1-notes.pdf:notes (the narration)")
+    l=$(links "slides/$1.pdf:lecture deck (PDF)" "slides/$1-part2.pdf:part 2" "slides/$1-notes.pdf:notes (the narration)")
     [ -n "$l" ] && printf '<p class="files">%s</p>\n' "$l"
 }
 

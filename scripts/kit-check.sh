@@ -9,17 +9,22 @@
 #   least 18 pt on a 16:9 page (3.33% of its height, measured with
 #   pdftotext -bbox; the figures' too, which fill their slides),
 #   nothing outside the page, no line ending in "...", every caption and every
+#   check of the narration whole on one slide, at most 30 slides,
 #   claim id present, the claims at the end sorted by id; the notes; for
 #   chapter 13 the --full slide (results, or the command that makes them);
 #   course.pdf: cover, agenda, every slide, bookmarks, a title;
 # - the course kit: a one-page syllabus, a handout and an answer key per
-#   exercise;
+#   exercise, every line of its solution explained (control: one note left
+#   out is refused, naming the line);
 # - the gallery: well-formed, every link resolves, the decks and kit linked,
 #   and markup that cannot overflow 390 px (navigation that wraps, images
 #   scaled to the column, long words allowed to break);
 # - controls: a figure that was not rendered is said so; a figure at the
 #   old size and type fails the 18 pt measure; `a command` in a text is set,
-#   not run; a page with "..." fails the cut-line check.
+#   not run; a page with "..." fails the cut-line check; a check whose last
+#   line moved on to the next slide is refused; a deck one slide over the
+#   bound fails it; chapter 4 laid out with a bound 4 slides under its length
+#   comes in two decks within it, every check whole.
 set -u
 [ $# -eq 3 ] || { echo "usage: scripts/kit-check.sh FIG_DIR CLAIMS_TSV WORK_DIR" >&2; exit 2; }
 fig_dir=$1 claims=$2 work=$3
@@ -77,6 +82,47 @@ squeeze() { sed "s/sqrt(/√(/g; s/sum_/Σ_/g; s/’/'/g; s/\xc2\xa0//g" | tr -d
 # line, is kept whole: the decks never end a line with one)
 cut_lines() { pdftotext "$1" - 2>/dev/null | grep -n -e '\.\.\. *$' -e '… *$'; }
 
+# DECK DIR: the text of every page of DECK, one file a page (DIR/N.txt)
+page_texts() {
+    rm -rf "$2" && mkdir -p "$2" || return 3
+    _n=$(qpdf --show-npages "$1") || return 3
+    for _i in $(seq 1 "$_n"); do pdftotext -f "$_i" -l "$_i" "$1" "$2/$_i.txt" || return 3; done
+}
+# NARRATION DIR -> the checks of NARRATION (id, claim, measurement, control
+# and its verdict) that no single page of DIR shows whole: a check split
+# across slides, or missing
+split_checks() {
+    awk '
+        function squeeze(s) {
+            gsub(/sqrt\(/, "√(", s); gsub(/sum_/, "Σ_", s); gsub(/sigma_/, "σ_", s); gsub(/’/, "\047", s)
+            gsub(/\302\240|•/, "", s); gsub(/[- \t\n_^{}]/, "", s); return s
+        }
+        function done() { if (id != "") { want[++n] = squeeze(whole); name[n] = id }; id = "" }
+        FNR == 1 && FILENAME != ARGV[1] { if (FNR == 1) pg++ }
+        FILENAME == ARGV[1] {
+            if ($0 ~ /^  [A-Z][0-9]+  (PASS|FAIL)  /) {
+                done(); l = $0; sub(/^  /, "", l); id = l; sub(/ .*/, "", id)
+                v = l; sub(/^[A-Z0-9]+  /, "", v); t = v; sub(/ .*/, "", v); sub(/^[A-Z]+  /, "", t)
+                whole = id " " v ": " t; next
+            }
+            if (id != "" && $0 ~ /^             /) { whole = whole " " $0; next }
+            if (id != "" && $0 ~ /^      control/) { whole = whole " " $0; next }
+            if (id != "" && $0 ~ /^        /) { whole = whole " - " $0; next }
+            done(); next
+        }
+        { text[pg] = text[pg] $0 "\n" }
+        END {
+            done()
+            for (p = 1; p <= pg; p++) text[p] = squeeze(text[p])
+            for (i = 1; i <= n; i++) {
+                for (p = 1; p <= pg && !index(text[p], want[i]); p++) ;
+                if (p > pg) print name[i]
+            }
+        }' "$1" $(ls "$2" | sort -n | sed "s|^|$2/|")
+}
+# DECK MAX: the deck has at most MAX slides
+deck_bound() { [ "$(qpdf --show-npages "$1" 2>/dev/null || echo 0)" -le "$2" ]; }
+
 rm -rf "$work" && mkdir -p "$work" || exit 3
 cp -r "$fig_dir" "$work/figures" && rm -rf "$work/figures/slides" "$work/figures/course" || exit 3
 bins=""
@@ -90,6 +136,10 @@ for p in $SAMPLE; do
     pages=$(qpdf --show-npages "$deck" 2>/dev/null || echo 0)
     total=$((total + pages))
     [ "$pages" -ge 12 ] || bad "$deck has $pages slides, fewer than 12"
+    deck_bound "$deck" 30 || bad "$deck has $pages slides, more than 30"
+    page_texts "$deck" "$work/pages-$p" || exit 3
+    split=$(split_checks "$work/narration/$base.txt" "$work/pages-$p")
+    [ -z "$split" ] || bad "$deck splits or leaves out the checks $(echo $split): a check's lines belong on one slide"
     text=$(pdftotext "$deck" - 2>/dev/null)
     numbered=$(printf '%s\n' "$text" | grep -cE "^[0-9]+ / $pages\$")
     [ "$numbered" -eq "$pages" ] || bad "$deck: $numbered of $pages slides carry a slide number"
@@ -143,6 +193,18 @@ for stub in exercises/ex[0-9][0-9]*_*.c; do
         bad "the answer key of $n lacks its mutants"
 done
 
+# every line of a solution explained: one note left out is refused, naming its line
+awk '/^mask_causal\(S\);$/ { skip = 1; next } skip && /^>/ { next } { skip = 0; print }' \
+    scripts/templates/answer-keys.txt >"$work/answer-keys-cut.txt" || exit 3
+if ANSWER_NOTES="$work/answer-keys-cut.txt" sh "$here/course-kit.sh" "$work/narration" "$work/control-kit" 2>"$work/kit.err" >/dev/null; then
+    bad "control: an answer key with a line of its solution unexplained passes"
+else
+    grep -q 'mask_causal(S);' "$work/kit.err" && echo "kit-check: control: a solution line without a note (ex07b's mask_causal) is refused, as it should" ||
+        bad "control: the unexplained line is refused without being named: $(head -n 1 "$work/kit.err")"
+fi
+pdftotext "$work/figures/course/answer-keys/ex07a_softmax.pdf" - | grep -q 'NaN tau is refused' ||
+    bad "the answer key of ex07a does not explain its lines"
+
 # ---------------------------------------------------------------- gallery
 sh "$here/gallery.sh" "$work/figures" "$claims" >/dev/null || exit 1
 html="$work/figures/index.html"
@@ -179,6 +241,35 @@ text_pdf "control" "$work/control/cut.txt" "$work/control/cut.pdf" || exit 3
 [ -f "$work/control/ran" ] && bad "a command in backquotes in a narration is run by gnuplot, not set as text"
 [ -n "$(cut_lines "$work/control/cut.pdf")" ] && echo "kit-check: control: a page with \"...\" is caught, as it should" ||
     bad "control: a page with \"...\" passes the cut-line check"
+
+# a check split across two slides, as the old layout did (its last line
+# moved on to the next slide), is refused
+p13="$work/pages-ch13" c=$(grep -l 'as it should' "$work/pages-ch13"/*.txt | sort -V | head -n 1)
+cp -r "$p13" "$work/control/split" && moved=$(grep 'as it should' "$c" | tail -n 1) &&
+    grep -vxF -- "$moved" "$c" >"$work/control/split/$(basename "$c")" &&
+    { echo "$moved"; cat "$p13/$(($(basename "$c" .txt) + 1)).txt"; } >"$work/control/split/$(($(basename "$c" .txt) + 1)).txt" || exit 3
+split=$(split_checks "$work/narration/$(basename chapters/ch13_*.c .c).txt" "$work/control/split")
+[ -n "$split" ] && echo "kit-check: control: a check split across slides ($(echo $split)) is refused, as it should" ||
+    bad "control: a check whose last line moved to the next slide passes the one-slide check"
+# the bound: a deck one slide over it is refused; a lecture laid out with a
+# bound it overflows comes in two decks, each within it, every check whole
+deck04="$work/figures/slides/$(basename chapters/ch04_*.c .c).pdf"
+n04=$(qpdf --show-npages "$deck04")
+deck_bound "$deck04" $((n04 - 1)) && bad "control: a deck of $n04 slides passes a bound of $((n04 - 1))" ||
+    echo "kit-check: control: a deck of $n04 slides fails a bound of $((n04 - 1)), as it should"
+MAX_SLIDES=$((n04 - 4)) sh "$here/slides.sh" "$work/figures" "$work/claims.tsv" "$work/narration" "$work/control/parts" >/dev/null ||
+    bad "a lecture of $n04 slides cannot be laid out in decks of $((n04 - 4))"
+p2="${deck04%.pdf}-part2.pdf" p1="$work/control/parts/$(basename "$deck04")" p2="$work/control/parts/$(basename "$p2")"
+if [ -f "$p2" ] && deck_bound "$p1" $((n04 - 4)) && deck_bound "$p2" $((n04 - 4)); then
+    page_texts "$p1" "$work/control/parts/pages" && page_texts "$p2" "$work/control/parts/pages2" || exit 3
+    i=$(qpdf --show-npages "$p1")
+    for f in "$work/control/parts/pages2"/*.txt; do cp "$f" "$work/control/parts/pages/$((i + $(basename "$f" .txt))).txt"; done
+    split=$(split_checks "$work/narration/$(basename "$deck04" .pdf).txt" "$work/control/parts/pages")
+    [ -z "$split" ] && echo "kit-check: chapter 4 within $((n04 - 4)) slides: two decks, $(qpdf --show-npages "$p1") and $(qpdf --show-npages "$p2") slides, every check whole" ||
+        bad "the two decks of chapter 4 split or leave out the checks $(echo $split)"
+else
+    bad "a lecture over MAX_SLIDES is not laid out as two decks within it"
+fi
 
 [ $fail -eq 0 ] && echo "kit-check: sample decks ($SAMPLE) $total slides, smallest type$mins; course.pdf $pages pages, $marks bookmarks; syllabus, $(ls "$work/figures/course/handouts" | grep -c pdf) handouts and keys; gallery well-formed, every link resolves, fits 390 px"
 exit $fail

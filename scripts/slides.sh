@@ -30,6 +30,7 @@ tmp=$(mktemp -d) || exit 3
 trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
 tab=$(printf '\t')
 lectures=$(ls chapters/ch[0-9][0-9]_*.c | grep -c .)
+MAX_SLIDES=${MAX_SLIDES:-30}   # slides in a deck, at most (a longer lecture comes in two parts)
 
 # chNN -> the figures of its deck: name, first claim id, rendered, ids, caption
 figure_table() {
@@ -53,25 +54,55 @@ claim_table() {
 results_file() { ls results/"$1"_full.tsv 2>/dev/null | head -n 1; }
 results_command() { echo "make chapter$(echo "$1" | sed 's/^ch0*//') ARGS=\"--full --results results/$1_full.tsv\""; }
 
-build_deck() { # source
-    base=$(basename "$1" .c) program=$(basename "$1" .c | cut -d_ -f1)
-    n=$(echo "$program" | sed 's/^ch0*//')
-    figure_table "$program" >"$tmp/figs"
-    claim_table "$program" >"$tmp/sums"
-    awk -F'\t' -v p="$program" '$1 == p { print $2 "\t" $3 }' scripts/templates/equations.tsv >"$tmp/eqs"
-    trained="" cmd=""
-    if [ "$n" -ge 13 ]; then trained="results/${program}_full.tsv" cmd=$(results_command "$program"); fi
+# source dense [part parts from to] -> $tmp/deck.gp, the text pages'
+# script, and $tmp/side; echoes the number of slides
+lay_out() {
     : >"$tmp/side"
     { echo 'set terminal pdfcairo enhanced color size 13.0667in,7.35in font "Sans,20" linewidth 1.2'
       echo "set output '$tmp/text.pdf'"
       echo 'unset border; unset tics; unset key; set margins 0,0,0,0'
-      awk -f "$here/deck.awk" -v prog="$program" -v title="$(chapter_title "$1")" \
+      awk -f "$here/deck.awk" -v prog="$program" -v title="$(chapter_title "$1")" -v dense="$2" \
+          -v part="${3:-1}" -v parts="${4:-1}" -v from="${5:-1}" -v to="${6:-1000000}" \
           -v statement="$(chapter_statement "$1")" -v lecture="$n" -v lectures="$lectures" \
           -v runtime="$(cat "$narr/$base.time" 2>/dev/null || echo '?')" \
           -v figs="$tmp/figs" -v sums="$tmp/sums" -v eqs="$tmp/eqs" -v side="$tmp/side" \
           -v results="$(results_file "$program")" -v results_for="$trained" -v results_cmd="$cmd" \
           "$narr/$base.txt"; } >"$tmp/deck.gp" || return 3
-    pages=$(cat "$tmp/side.pages")
+    cat "$tmp/side.pages"
+}
+
+# source part parts from to -> "dense pages" of the loosest layout of that
+# part within MAX_SLIDES (room to breathe, else tight), or nothing
+fit() {
+    for _d in 0 1; do
+        _p=$(lay_out "$1" $_d "$2" "$3" "$4" "$5") || return 3
+        [ "$_p" -le "$MAX_SLIDES" ] && { echo "$_d $_p"; return 0; }
+    done
+    return 0
+}
+
+# source -> the deck's parts, one line each: "dense part parts from to".
+# One deck when it fits in MAX_SLIDES slides; else two, split at the
+# section boundary nearest the middle at which both parts fit.
+plan() {
+    f=$(fit "$1" 1 1 1 1000000) || return 3
+    [ -n "$f" ] && { echo "${f% *} 1 1 1 1000000"; return 0; }
+    lay_out "$1" 1 >/dev/null || return 3
+    k=$(grep -c '^-- ' "$narr/$base.txt")
+    grep '^-- ' "$narr/$base.txt" | cut -c4- |
+        awk -F'\t' -v side="$tmp/side" -v total="$(cat "$tmp/side.pages")" '
+            BEGIN { while ((getline l < side) > 0) { split(l, f, "\t"); if (f[1] == "outline") at[f[4]] = f[2] } }
+            NR > 1 && ($0 in at) { d = at[$0] - total / 2; print (d < 0 ? -d : d), NR }' |
+        sort -n | while read -r _ s; do
+            f1=$(fit "$1" 1 2 1 $((s - 1))) && f2=$(fit "$1" 2 2 "$s" "$k") || return 3
+            [ -n "$f1" ] && [ -n "$f2" ] || continue
+            echo "${f1% *} 1 2 1 $((s - 1))"; echo "${f2% *} 2 2 $s $k"; return 0
+        done
+}
+
+# source dense part parts from to name -> OUT_DIR/name.pdf and its outline
+render() {
+    pages=$(lay_out "$1" "$2" "$3" "$4" "$5" "$6") || return 3
     sed -i "s/PAGESTOTAL/$pages/" "$tmp/deck.gp"
     gnuplot "$tmp/deck.gp" 2>"$tmp/gnuplot.err" ||
         { echo "slides: gnuplot failed on $program: $(head -n 1 "$tmp/gnuplot.err")" >&2; return 3; }
@@ -86,12 +117,31 @@ build_deck() { # source
     else
         cp "$tmp/text.pdf" "$tmp/placed.pdf"
     fi
-    grep "^outline$tab" "$tmp/side" | cut -f2- >"$out/$base.outline"
-    cut -f2- "$tmp/overlays" >"$out/$base.figures"
-    pdf_outline "$tmp/placed.pdf" "$out/$base.outline" "$(chapter_title "$1")" "$out/$base.pdf" || return 3
+    grep "^outline$tab" "$tmp/side" | cut -f2- >"$out/$7.outline"
+    cut -f2- "$tmp/overlays" >"$out/$7.figures"
+    _t="$(chapter_title "$1")"; [ "$4" -gt 1 ] && _t="$_t (part $3 of $4)"
+    pdf_outline "$tmp/placed.pdf" "$out/$7.outline" "$_t" "$out/$7.pdf" || return 3
+    echo "  $out/$7.pdf: $pages slides"
+}
+
+build_deck() { # source
+    base=$(basename "$1" .c) program=$(basename "$1" .c | cut -d_ -f1)
+    n=$(echo "$program" | sed 's/^ch0*//')
+    figure_table "$program" >"$tmp/figs"
+    claim_table "$program" >"$tmp/sums"
+    awk -F'\t' -v p="$program" '$1 == p { print $2 "\t" $3 }' scripts/templates/equations.tsv >"$tmp/eqs"
+    trained="" cmd=""
+    if [ "$n" -ge 13 ]; then trained="results/${program}_full.tsv" cmd=$(results_command "$program"); fi
+    plan "$1" >"$tmp/plan" || return 3
+    [ -s "$tmp/plan" ] ||
+        { echo "slides: $base does not fit in two decks of at most $MAX_SLIDES slides" >&2; return 3; }
+    rm -f "$out/$base"-part[0-9]*.*
+    while read -r dense part parts from to; do
+        render "$1" "$dense" "$part" "$parts" "$from" "$to" "$base$([ "$part" -gt 1 ] && echo "-part$part")" || return 3
+    done <"$tmp/plan"
     text_pdf "$(chapter_title "$1"): notes (the narration)" "$narr/$base.txt" \
         "$out/$base-notes.pdf" || return 3
-    echo "  $out/$base.pdf: $pages slides; $out/$base-notes.pdf"
+    echo "  $out/$base-notes.pdf"
 }
 
 for src in chapters/ch[0-9][0-9]_*.c; do
