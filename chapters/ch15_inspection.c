@@ -22,7 +22,8 @@
  *       and the loss on the repeat falls; control: a one-layer model, whose
  *       heads cannot compose.
  * The default is a tiny model and a few hundred steps (seconds), which
- * resolves K1 only; --full trains a wider model over a longer context, where
+ * claims nothing: K1's measure moved as much on shuffled text once the
+ * model is drawn as GPT-2 draws it, so K1 is narrated; --full trains a wider model over a longer context, where
  * a previous-token head forms and the memories separate (K2, K3; minutes).
  * Neither budget forms an induction head: K4 is measured, not claimed.
  */
@@ -212,7 +213,7 @@ static void print_ranks(const run *r)
     }
 }
 
-#define RANK_MOVE 0.15 /* K1: a mean |log| change of the effective rank of at least this */
+#define RANK_MOVE 0.15 /* K1's bound under the earlier draw, quoted in the narration */
 
 static void circuits_part(const run *r)
 {
@@ -238,21 +239,18 @@ static void circuits_part(const run *r)
                 "W_OV still writes what the head reads, and on shuffled text the best a head "
                 "can write is the average of the characters so far (the unigram counts), so "
                 "its spectrum moves %s on the shuffled text than on the text. Only W_QK's "
-                "change is the text's order at work, and only it is claimed.", qk, qk0, ov, ov0,
+                "change could be the text's order at work.", qk, qk0, ov, ov0,
                 qk0 < qk ? "less" : "no less", ov0 > ov ? "more" : "less");
-    if (r->s->full) { /* measured at this budget: the shuffled model's W_QK moves too */
-        report_text(o, "At this budget the shuffled-text model's W_QK moves by %.3f, %s the "
-                    "bound of %.2f that the quick budget's control stays under: the optimiser's "
-                    "noise, given more steps, reshapes even heads that have nothing to find, and "
-                    "the difference to the text's %.3f is not resolved by one seed: no claim "
-                    "here; the quick run makes it.", qk0, qk0 >= RANK_MOVE ? "above" : "below",
-                    RANK_MOVE, qk);
-        return;
-    }
-    check_at_least("K1", "training on the text moves each head's W_QK spectrum: mean |log| "
-                   "ratio of effective rank trained to drawn", qk, RANK_MOVE);
-    check_control("K1", "the same draw trained on the shuffled text");
-    check_at_least("K1", NULL, qk0, RANK_MOVE);
+    report_text(o, "K1 is not claimed: the shuffled-text model's W_QK moves by %.3f, %s the "
+                "text model's %.3f. From GPT-2's draw (every weight N(0, 0.02^2)) W_QK starts "
+                "as a small random product of nearly full effective rank, and the first steps of "
+                "any training, on ordered text or not, reshape it more than the text's order "
+                "does. Under this library's earlier draw (1/sqrt(d) per weight) the quick run "
+                "measured 0.20-0.28 on the text against less than %.2f on shuffled text; that "
+                "finding depended on the initial draw, so it is narrated here and not claimed: a "
+                "statistic that compares the trained spectra with each other, not with the "
+                "draw, is what K1 needs.", qk0, qk0 >= qk ? "no less than" : "less than", qk,
+                RANK_MOVE);
 }
 
 /* ------------------------------------------------------------------ K2 */
