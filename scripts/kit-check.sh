@@ -271,5 +271,18 @@ else
     bad "a lecture over MAX_SLIDES is not laid out as two decks within it"
 fi
 
+# the README shows each stored --full result as scripts/results-table.sh prints it; a
+# README whose table lags its file (one number changed) is refused
+for r in results/ch*_full.tsv; do
+    [ -f "$r" ] || continue
+    sh "$here/results-table.sh" --check README.md "$r" || bad "README.md's table of $r is stale"
+    sed 's/^\(| full |[^|]*|[^|]*|[^|]*| \)[0-9]/\19/' README.md >"$work/readme-stale.md" || exit 3
+    if sh "$here/results-table.sh" --check "$work/readme-stale.md" "$r" 2>/dev/null; then
+        bad "control: a README whose $r table has one number changed passes"
+    else
+        echo "kit-check: control: a README table that lags $r is refused, as it should"
+    fi
+done
+
 [ $fail -eq 0 ] && echo "kit-check: sample decks ($SAMPLE) $total slides, smallest type$mins; course.pdf $pages pages, $marks bookmarks; syllabus, $(ls "$work/figures/course/handouts" | grep -c pdf) handouts and keys; gallery well-formed, every link resolves, fits 390 px"
 exit $fail
