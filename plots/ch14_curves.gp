@@ -6,7 +6,7 @@ set grid
 set key off
 set tics font ",20"
 set xtics steps / 2
-set yrange [trigram - 0.2 : *]
+set yrange [trigram - 0.5 : *]
 do for [i = 0:panels - 1] {
     set title value(sprintf("label%d", i)) font ",24"
     plot data index panels using 1:2 with lines lt 7 lw 2, \
