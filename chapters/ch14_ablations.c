@@ -1139,8 +1139,9 @@ int main(int argc, char **argv)
                           "(default with --full: results/ch14_runs.tsv)"}};
     const cli_option options[] = {
         {"full", CLI_FLAG, &s.full, 0, 1, "chapter 13's baby GPT at 2 layers of width 96 "
-                                          "(context 64), 2,000 steps, 5 seeds (about an hour "
-                                          "and a quarter on 2 cores)"},
+                                          "(context 64), 2,000 steps, 5 seeds (about 3 hours "
+                                          "on 2 cores; stopped, it resumes from its run "
+                                          "log)"},
         {"layers", CLI_SIZE, &s.layers, 0, 8, "blocks L (0: 1; 2)"},
         {"heads", CLI_SIZE, &s.heads, 0, 16, "heads H, at least 2, dividing the width (0: 2; 4)"},
         {"dim", CLI_SIZE, &s.dim, 0, 256, "width d (0: 16; 96)"},
