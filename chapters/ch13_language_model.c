@@ -1160,6 +1160,23 @@ static int check_prompt(const invent_opts *o, const corpus *text, const char *pr
     return CLI_RUN;
 }
 
+/* --results FILE (or NULL): a regular file, or a new one, that FILE.part can be written
+ * beside and renamed over (never a device such as /dev/null), checked before any work */
+static int check_results(const invent_opts *o, const char *path)
+{
+    struct stat st;
+    if (!path)
+        return CLI_RUN;
+    if (strlen(path) + sizeof ".part" > PATH_MAX)
+        return cli_fail(o, "--results: the path is too long (%s)", strerror(ENAMETOOLONG));
+    if (paths_check_file(path) != 0)
+        return cli_fail(o, "--results %s: cannot be written (%s)", path, strerror(errno));
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+        return cli_fail(o, "--results %s: not a regular file (the table is written beside it "
+                           "and renamed over it)", path);
+    return CLI_RUN;
+}
+
 static int check_settings(const invent_opts *o, void *arg, corpus **text)
 {
     settings *s = arg;
@@ -1180,9 +1197,10 @@ static int check_settings(const invent_opts *o, void *arg, corpus **text)
     if (s->sample <= s->context)
         return cli_fail(o, "--sample %zu: more than --context (%zu), so that G2 passes the "
                            "context length, where the cache is refilled", s->sample, s->context);
-    if (s->results && paths_check_file(s->results) != 0)
-        return cli_fail(o, "--results %s: cannot be written (%s)", s->results, strerror(errno));
-    int rc = corpus_option_load(o, s->corpus, s->context, text);
+    int rc = check_results(o, s->results);
+    if (rc != CLI_RUN)
+        return rc;
+    rc = corpus_option_load(o, s->corpus, s->context, text);
     gpt_shape shape = rc == CLI_RUN ? shape_of(s, (*text)->vocab) : (gpt_shape){0};
     if (rc == CLI_RUN)
         rc = train_memory_refuse(o, &shape, s->batch, s->context, 8, 3, "the chapter");
