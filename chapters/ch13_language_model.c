@@ -103,6 +103,9 @@ typedef struct {
 
 /* ----------------------------------------------------------------- the data */
 
+/* the counting models of order 1, 2, 3 */
+static const char *const ngram_names[NGRAM_MAX_ORDER] = {"unigram", "bigram", "trigram"};
+
 /* the windows x, y -> the mean loss over n windows, B at a time */
 static double mean_loss(run *r, const size_t *windows, size_t n)
 {
@@ -137,17 +140,16 @@ static void corpus_section(run *r)
                 r->s->corpus, c->n, c->files, c->files == 1 ? "" : "s", c->vocab, c->pieces,
                 corpus_part_len(c, CORPUS_TRAIN), corpus_part_len(c, CORPUS_VALID),
                 corpus_part_len(c, CORPUS_HELDOUT), r->s->windows, r->s->context);
-    const char *names[NGRAM_MAX_ORDER] = {"unigram", "bigram", "trigram"};
     for (size_t n = 1; n <= NGRAM_MAX_ORDER; n++) {
         double k = 0.0;
         r->baseline[n - 1] =
             ngram_best_loss(c, n, r->valid, r->s->windows, r->s->context, &k);
         r->smoothing[n - 1] = k;
         if (isnan(r->baseline[n - 1]))
-            report_line(r->o, "  %-8s  left out: %zu^%zu counts are not cheap", names[n - 1],
+            report_line(r->o, "  %-8s  left out: %zu^%zu counts are not cheap", ngram_names[n - 1],
                         c->vocab, n);
         else
-            report_line(r->o, "  %-8s  %.4f nats  (k = %g)", names[n - 1], r->baseline[n - 1],
+            report_line(r->o, "  %-8s  %.4f nats  (k = %g)", ngram_names[n - 1], r->baseline[n - 1],
                         k);
     }
     report_line(r->o, "  (uniform over the alphabet: %.4f nats)", log((double)c->vocab));
@@ -701,7 +703,6 @@ static const char *margin_verdict(double mean, double se)
 
 static void g3_report(run *r, double valid)
 {
-    static const char *names[NGRAM_MAX_ORDER] = {"unigram", "bigram", "trigram"};
     size_t W = r->s->windows, claim_n = claimed_order(r);
     double *loss = SCOPE_KEEP(r->sc, calloc(W, sizeof(double)), free);
     double *mean = r->margin, *se = r->margin_se, f64 = 0.0;
@@ -721,11 +722,11 @@ static void g3_report(run *r, double valid)
     for (size_t n = 1; n <= NGRAM_MAX_ORDER; n++) {
         paired_margin(r, n, loss, &mean[n - 1], &se[n - 1]);
         if (isnan(mean[n - 1])) {
-            report_line(r->o, "  %-8s  left out", names[n - 1]);
+            report_line(r->o, "  %-8s  left out", ngram_names[n - 1]);
             continue;
         }
         all = all && mean[n - 1] > G3_SE * se[n - 1];
-        report_line(r->o, "  %-8s  margin %+.4f nats, standard error %.4f: %s", names[n - 1],
+        report_line(r->o, "  %-8s  margin %+.4f nats, standard error %.4f: %s", ngram_names[n - 1],
                     mean[n - 1], se[n - 1], margin_verdict(mean[n - 1], se[n - 1]));
     }
     r->beats_all = all;
@@ -738,7 +739,7 @@ static void g3_report(run *r, double valid)
     char claim[200];
     snprintf(claim, sizeof claim, "the trained model's held-out loss is below the %s model of "
              "the same corpus (paired margin over the windows, in standard errors)",
-             names[claim_n - 1]);
+             ngram_names[claim_n - 1]);
     check_at_least("G3", claim, mean[claim_n - 1] / se[claim_n - 1], G3_SE);
     check_control("G3", "the same model scored against the character after its target (an "
                         "evaluation whose targets are off by one)");
@@ -792,7 +793,6 @@ static void results_header(const run *r, FILE *f, const char *command)
 /* the held-out losses and G3's paired margins -> s->results (written whole, then renamed) */
 static void write_results(const run *r, const char *command)
 {
-    static const char *names[NGRAM_MAX_ORDER] = {"unigram", "bigram", "trigram"};
     char part[PATH_MAX];
     snprintf(part, sizeof part, "%.4000s.part", r->s->results);
     FILE *f = fopen(part, "w");
@@ -807,13 +807,14 @@ static void write_results(const run *r, const char *command)
         double m = r->margin[n - 1], se = r->margin_se[n - 1];
         if (isnan(m))
             continue;
-        fprintf(f, "%s\t%.4f\t%+.4f\t%.4f\t%s\n", names[n - 1], r->baseline[n - 1], m, se,
+        fprintf(f, "%s\t%.4f\t%+.4f\t%.4f\t%s\n", ngram_names[n - 1], r->baseline[n - 1], m, se,
                 margin_verdict(m, se));
     }
     fprintf(f, "untrained\t%.4f\t-\t-\t-\n", r->untrained);
-    if (fclose(f) != 0 || rename(part, r->s->results) != 0)
+    if (fclose(f) != 0 || rename(part, r->s->results) != 0) {
+        remove(part);
         report_warn(r->o, "cannot write %s: the results are in the output above", r->s->results);
-    else
+    } else
         report_text(r->o, "The table is in %s.", r->s->results);
 }
 
