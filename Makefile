@@ -44,7 +44,7 @@ plots: deps-auto chapters ## render every figure into plots/out (PDF, SVG, PNG)
 	$(Q)BUILD=$(BUILD) scripts/run-chapters.sh plots $(PLOT_DIR) $(CHAPTER_BINS)
 	@echo "figures in $(PLOT_DIR)/"
 
-test: deps-auto ## build with -Werror and run the steps listed below, in order; stop at the first that fails
+test: deps-auto deps-browser-auto ## build with -Werror and run the steps listed below, in order; stop at the first that fails
 	$(Q)n=0; for s in $(TEST_STEPS); do n=$$((n + 1)); \
 	    echo "== make test, step $$n of $(words $(TEST_STEPS)): $$s"; \
 	    $(MAKE) --no-print-directory SKIP_DEPS=1 $$s || exit 1; \

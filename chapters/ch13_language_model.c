@@ -29,6 +29,8 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "adamw.h"
@@ -62,7 +64,7 @@ typedef struct {
     int full, post_norm;
     size_t layers, heads, dim, context, batch, steps, warmup, points, windows, sample, top_k;
     double rate, temperature;
-    const char *corpus, *save, *load, *prompt;
+    const char *corpus, *save, *load, *prompt, *results;
 } settings;
 
 /* Everything one training run holds. */
@@ -92,9 +94,17 @@ typedef struct {
     double baseline[NGRAM_MAX_ORDER]; /* unigram, bigram, trigram on the validation windows */
     double smoothing[NGRAM_MAX_ORDER]; /* the add-k each of them was scored with */
     int beats_all;          /* G3: the trained model beat every n-gram model it was scored against */
+    double held_out;        /* G3: the trained float64 model's mean loss over those windows */
+    double margin[NGRAM_MAX_ORDER], margin_se[NGRAM_MAX_ORDER]; /* G3: n-gram minus model */
+    double seconds;         /* the training steps' wall time, evaluations not counted */
+    double load[2];         /* the 1-minute load average when training starts and ends */
+    double started;         /* the stopwatch when the run began */
 } run;
 
 /* ----------------------------------------------------------------- the data */
+
+/* the counting models of order 1, 2, 3 */
+static const char *const ngram_names[NGRAM_MAX_ORDER] = {"unigram", "bigram", "trigram"};
 
 /* the windows x, y -> the mean loss over n windows, B at a time */
 static double mean_loss(run *r, const size_t *windows, size_t n)
@@ -130,17 +140,16 @@ static void corpus_section(run *r)
                 r->s->corpus, c->n, c->files, c->files == 1 ? "" : "s", c->vocab, c->pieces,
                 corpus_part_len(c, CORPUS_TRAIN), corpus_part_len(c, CORPUS_VALID),
                 corpus_part_len(c, CORPUS_HELDOUT), r->s->windows, r->s->context);
-    const char *names[NGRAM_MAX_ORDER] = {"unigram", "bigram", "trigram"};
     for (size_t n = 1; n <= NGRAM_MAX_ORDER; n++) {
         double k = 0.0;
         r->baseline[n - 1] =
             ngram_best_loss(c, n, r->valid, r->s->windows, r->s->context, &k);
         r->smoothing[n - 1] = k;
         if (isnan(r->baseline[n - 1]))
-            report_line(r->o, "  %-8s  left out: %zu^%zu counts are not cheap", names[n - 1],
+            report_line(r->o, "  %-8s  left out: %zu^%zu counts are not cheap", ngram_names[n - 1],
                         c->vocab, n);
         else
-            report_line(r->o, "  %-8s  %.4f nats  (k = %g)", names[n - 1], r->baseline[n - 1],
+            report_line(r->o, "  %-8s  %.4f nats  (k = %g)", ngram_names[n - 1], r->baseline[n - 1],
                         k);
     }
     report_line(r->o, "  (uniform over the alphabet: %.4f nats)", log((double)c->vocab));
@@ -685,15 +694,22 @@ static size_t claimed_order(const run *r)
     return isnan(r->baseline[2]) ? 2 : 3;
 }
 
+/* a paired margin (n-gram minus model) and its standard error -> G3's reading of it */
+static const char *margin_verdict(double mean, double se)
+{
+    return mean > G3_SE * se ? "the model beats it" : mean < -G3_SE * se ? "it beats the model"
+                                                                         : "not resolved";
+}
+
 static void g3_report(run *r, double valid)
 {
-    static const char *names[NGRAM_MAX_ORDER] = {"unigram", "bigram", "trigram"};
     size_t W = r->s->windows, claim_n = claimed_order(r);
-    double *loss = SCOPE_KEEP(r->sc, calloc(W, sizeof(double)), free), mean[3], se[3];
+    double *loss = SCOPE_KEEP(r->sc, calloc(W, sizeof(double)), free);
+    double *mean = r->margin, *se = r->margin_se, f64 = 0.0;
     window_losses(r, 0, loss);
-    double f64 = 0.0;
     for (size_t i = 0; i < W; i++)
         f64 += loss[i] / (double)W;
+    r->held_out = f64;
     report_text(r->o, "Against counting, window by window: on each of the %zu held-out windows "
                       "the n-gram model's loss minus the trained model's (float64, %.4f nats "
                       "over all of them against the float32 path's %.4f), the mean of these "
@@ -706,14 +722,12 @@ static void g3_report(run *r, double valid)
     for (size_t n = 1; n <= NGRAM_MAX_ORDER; n++) {
         paired_margin(r, n, loss, &mean[n - 1], &se[n - 1]);
         if (isnan(mean[n - 1])) {
-            report_line(r->o, "  %-8s  left out", names[n - 1]);
+            report_line(r->o, "  %-8s  left out", ngram_names[n - 1]);
             continue;
         }
-        int won = mean[n - 1] > G3_SE * se[n - 1], lost = mean[n - 1] < -G3_SE * se[n - 1];
-        all = all && won;
-        report_line(r->o, "  %-8s  margin %+.4f nats, standard error %.4f: %s", names[n - 1],
-                    mean[n - 1], se[n - 1], won ? "the model beats it"
-                    : lost ? "it beats the model" : "not resolved");
+        all = all && mean[n - 1] > G3_SE * se[n - 1];
+        report_line(r->o, "  %-8s  margin %+.4f nats, standard error %.4f: %s", ngram_names[n - 1],
+                    mean[n - 1], se[n - 1], margin_verdict(mean[n - 1], se[n - 1]));
     }
     r->beats_all = all;
     report_text(r->o, "%s", r->s->full
@@ -725,7 +739,7 @@ static void g3_report(run *r, double valid)
     char claim[200];
     snprintf(claim, sizeof claim, "the trained model's held-out loss is below the %s model of "
              "the same corpus (paired margin over the windows, in standard errors)",
-             names[claim_n - 1]);
+             ngram_names[claim_n - 1]);
     check_at_least("G3", claim, mean[claim_n - 1] / se[claim_n - 1], G3_SE);
     check_control("G3", "the same model scored against the character after its target (an "
                         "evaluation whose targets are off by one)");
@@ -735,10 +749,10 @@ static void g3_report(run *r, double valid)
     check_at_least("G3", NULL, m_late / se_late, G3_SE);
 }
 
-static void result_section(run *r, double seconds)
+static void result_section(run *r)
 {
     size_t last = r->curve->size1 - 1, steps = r->s->steps;
-    double valid = gsl_matrix_get(r->curve, last, 2), before = r->untrained;
+    double seconds = r->seconds, valid = gsl_matrix_get(r->curve, last, 2), before = r->untrained;
     report_section(r->o, "What training achieved");
     report_text(r->o, "%zu steps took %.1f s (%.1f ms a step, %.0f tokens/s; evaluations not "
                       "counted, the first %d steps taken three times for G1); the process "
@@ -751,6 +765,57 @@ static void result_section(run *r, double seconds)
                 log((double)r->text->vocab), valid);
     plot_curve(r);
     g3_report(r, valid);
+}
+
+/* ------------------------------------------------------------------ results file */
+
+/* f -> the header of a results file: the command, the date, the machine, the load, the sizes */
+static void results_header(const run *r, FILE *f, const char *command)
+{
+    const settings *s = r->s;
+    struct utsname u;
+    time_t now = time(NULL);
+    char date[40];
+    uname(&u);
+    strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", gmtime(&now));
+    fprintf(f, "# chapter 13 results; command: %s\n", command);
+    fprintf(f, "# date: %s; machine: %s %s, %d worker threads, load average %.1f when training "
+               "started and %.1f when it ended; wall time: %.0f s\n", date, u.nodename,
+            u.machine, workers_count(), r->load[0], r->load[1], stopwatch_now() - r->started);
+    fprintf(f, "# %zu layers, %zu heads, width %zu, context %zu, batch %zu, rate %g: %zu steps "
+               "in %.0f s, %.1f ms a step; %zu held-out windows of %zu characters; margin: the "
+               "n-gram's loss minus the model's, paired over the windows, with its standard "
+               "error (se)\n",
+            s->layers, s->heads, s->dim, s->context, s->batch, s->rate, s->steps, r->seconds,
+            1e3 * r->seconds / (double)s->steps, s->windows, s->context);
+}
+
+/* the held-out losses and G3's paired margins -> s->results (written whole, then renamed) */
+static void write_results(const run *r, const char *command)
+{
+    char part[PATH_MAX];
+    snprintf(part, sizeof part, "%.4000s.part", r->s->results);
+    FILE *f = fopen(part, "w");
+    if (!f) {
+        report_warn(r->o, "cannot write %s: the results are in the output above", part);
+        return;
+    }
+    results_header(r, f, command);
+    fprintf(f, "model\theld-out nats\tmargin\tse\tverdict\n");
+    fprintf(f, "trained\t%.4f\t-\t-\t-\n", r->held_out);
+    for (size_t n = 1; n <= NGRAM_MAX_ORDER; n++) {
+        double m = r->margin[n - 1], se = r->margin_se[n - 1];
+        if (isnan(m))
+            continue;
+        fprintf(f, "%s\t%.4f\t%+.4f\t%.4f\t%s\n", ngram_names[n - 1], r->baseline[n - 1], m, se,
+                margin_verdict(m, se));
+    }
+    fprintf(f, "untrained\t%.4f\t-\t-\t-\n", r->untrained);
+    if (fclose(f) != 0 || rename(part, r->s->results) != 0) {
+        remove(part);
+        report_warn(r->o, "cannot write %s: the results are in the output above", r->s->results);
+    } else
+        report_text(r->o, "The table is in %s.", r->s->results);
 }
 
 /* ------------------------------------------------------------------------ G2 */
@@ -992,6 +1057,8 @@ static void fill_defaults(void *arg)
         s->rate = f ? 1e-3 : 6e-3;
     s->warmup = s->steps / 10 < 100 ? s->steps / 10 : 100;
     s->points = f ? 11 : 6;
+    if (!s->results && f)
+        s->results = "results/ch13_full.tsv";
     s->windows = (f ? 10 : 4) * s->batch;
 }
 
@@ -1094,6 +1161,23 @@ static int check_prompt(const invent_opts *o, const corpus *text, const char *pr
     return CLI_RUN;
 }
 
+/* --results FILE (or NULL): a regular file, or a new one, that FILE.part can be written
+ * beside and renamed over (never a device such as /dev/null), checked before any work */
+static int check_results(const invent_opts *o, const char *path)
+{
+    struct stat st;
+    if (!path)
+        return CLI_RUN;
+    if (strlen(path) + sizeof ".part" > PATH_MAX)
+        return cli_fail(o, "--results: the path is too long (%s)", strerror(ENAMETOOLONG));
+    if (paths_check_file(path) != 0)
+        return cli_fail(o, "--results %s: cannot be written (%s)", path, strerror(errno));
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+        return cli_fail(o, "--results %s: not a regular file (the table is written beside it "
+                           "and renamed over it)", path);
+    return CLI_RUN;
+}
+
 static int check_settings(const invent_opts *o, void *arg, corpus **text)
 {
     settings *s = arg;
@@ -1114,7 +1198,10 @@ static int check_settings(const invent_opts *o, void *arg, corpus **text)
     if (s->sample <= s->context)
         return cli_fail(o, "--sample %zu: more than --context (%zu), so that G2 passes the "
                            "context length, where the cache is refilled", s->sample, s->context);
-    int rc = corpus_option_load(o, s->corpus, s->context, text);
+    int rc = check_results(o, s->results);
+    if (rc != CLI_RUN)
+        return rc;
+    rc = corpus_option_load(o, s->corpus, s->context, text);
     gpt_shape shape = rc == CLI_RUN ? shape_of(s, (*text)->vocab) : (gpt_shape){0};
     if (rc == CLI_RUN)
         rc = train_memory_refuse(o, &shape, s->batch, s->context, 8, 3, "the chapter");
@@ -1129,11 +1216,12 @@ static int check_settings(const invent_opts *o, void *arg, corpus **text)
 
 /* ---------------------------------------------------------------------- main */
 
-static int run_chapter(const invent_opts *o, const settings *s, corpus *text)
+static int run_chapter(const invent_opts *o, const settings *s, corpus *text,
+                       const char *command)
 {
     scope *sc = scope_open();
     SCOPE_KEEP(sc, text, corpus_free);
-    run r = {.o = o, .s = s, .sc = sc, .text = text};
+    run r = {.o = o, .s = s, .sc = sc, .text = text, .started = stopwatch_now()};
     report_text(o, "This is the %s run%s. %s", s->full ? "full" : "quick",
                 s->load ? ", going on from --load" : "",
                 s->full ? "" : "Add --full for the baby-GPT setting (minutes on two cores).");
@@ -1142,9 +1230,11 @@ static int run_chapter(const invent_opts *o, const settings *s, corpus *text)
     model_section(&r);
     g1_state g1 = {0};
     g1_setup(&r, &g1);
-    double seconds = train(&r, &g1);
+    getloadavg(&r.load[0], 1);
+    r.seconds = train(&r, &g1);
+    getloadavg(&r.load[1], 1);
     g1_report(&r, &g1, s->steps < G1_STEPS ? s->steps : G1_STEPS);
-    result_section(&r, seconds);
+    result_section(&r);
     generation_section(&r);
     checkpoint_section(&r);
     report_section(o, "Where the derivation ends");
@@ -1156,6 +1246,8 @@ static int run_chapter(const invent_opts *o, const settings *s, corpus *text)
                             : "learns from the text, but this run does not beat every counting "
                               "model (see the margins above): that takes the longer training of "
                               "--full.");
+    if (s->results)
+        write_results(&r, command);
     scope_close(sc);
     return chapter_end();
 }
@@ -1168,6 +1260,8 @@ int main(int argc, char **argv)
         {"save", &s.save, "save the trained weights to this folder"},
         {"load", &s.load, "start from a folder written by --save"},
         {"prompt", &s.prompt, "the text that generation starts from"},
+        {"results", &s.results, "write the held-out losses and margins here (default with "
+                                "--full: results/ch13_full.tsv)"},
     };
     const cli_option options[] = {
         {"full", CLI_FLAG, &s.full, 0, 1, "the baby-GPT setting (4 layers, 4 heads, width 128, "
@@ -1189,13 +1283,16 @@ int main(int argc, char **argv)
     const cli_spec spec = {"ch13", "Chapter 13: the Transformer trained on real text in C, "
                            "checked against the formulas and PyTorch. Text options: --corpus "
                            "FILE (default " CORPUS_FORTUNES_DIR ", Debian package fortunes), "
-                           "--save DIR, --load DIR, --prompt TEXT.",
+                           "--save DIR, --load DIR, --prompt TEXT, --results FILE.",
                            options, (int)(sizeof options / sizeof options[0])};
-    const text_chapter c = {texts, 4, &spec,
+    const text_chapter c = {texts, 5, &spec,
                             "Chapter 13: the assembled Transformer, trained on real text", &s,
                             fill_defaults, check_settings};
+    char command[1024] = ""; /* as typed: the option parser reorders argv */
+    for (int i = 0, n = 0; i < argc && n < (int)sizeof command; i++)
+        n += snprintf(command + n, sizeof command - (size_t)n, "%s%s", i ? " " : "", argv[i]);
     invent_opts o;
     corpus *text;
     int rc = text_chapter_open(&c, argc, argv, &o, &text);
-    return rc != CLI_RUN ? rc : run_chapter(&o, &s, text);
+    return rc != CLI_RUN ? rc : run_chapter(&o, &s, text, command);
 }

@@ -26,8 +26,22 @@ gallery: kit-run ## one offline HTML page with every figure, caption and claim, 
 	$(Q)scripts/gallery.sh $(PLOT_DIR) $(KIT_CLAIMS)
 
 # make test: the sources of every deck, and a sample of decks, notes, course
-# and kit built and measured (scripts/kit-check.sh).
-kit-check: plots-check
+# and kit built and measured (scripts/kit-check.sh); the gallery also in a
+# real browser at 390 and 1280 px (scripts/gallery-fit.sh, screenshots in
+# build/kit-check/shots), hence Chromium's headless shell, which only this
+# step needs.
+kit-check: plots-check deps-browser-auto
 	$(Q)scripts/kit-check.sh $(BUILD)/plots-check $(BUILD)/claims-plots.tsv $(BUILD)/kit-check
 
-.PHONY: kit-run slides course gallery kit-check
+gallery-shots: gallery deps-browser-auto ## screenshots of plots/out/index.html at 390 and 1280 px, checked for horizontal overflow
+	$(Q)scripts/gallery-fit.sh $(PLOT_DIR)/index.html $(PLOT_DIR)/shots
+
+deps-browser: ## install Chromium's headless shell (root or sudo; about 100 MB), for kit-check and gallery-shots
+	$(Q)scripts/deps.sh browser
+
+deps-browser-auto:
+ifndef SKIP_DEPS
+	@scripts/deps.sh --check browser || scripts/deps.sh browser
+endif
+
+.PHONY: kit-run slides course gallery kit-check gallery-shots deps-browser deps-browser-auto

@@ -80,7 +80,7 @@ body { font-family: "DejaVu Sans", sans-serif; max-width: 72rem; margin: 0 auto;
 h1 { font-size: 1.8rem; } h2 { font-size: 1.4rem; border-bottom: 2px solid #0072B2; padding-top: 1rem; }
 figure { margin: 1.5rem 0; } img { width: 100%; height: auto; border: 1px solid #ddd; }
 figcaption p { margin: 0.3rem 0; font-size: 1.05rem; } ul { padding-left: 1.2rem; margin: 0.3rem 0; }
-li.pass b { color: #007a5a; } li.fail b, p.fail { color: #c24e00; } .files a { margin-left: 0.6rem; } .kit a { margin-right: 0.6rem; }
+li.pass b { color: #007a5a; } li.fail b, p.fail { color: #c24e00; } .files a { margin-left: 0.6rem; } .kit a { margin-right: 0.6rem; white-space: nowrap; }
 nav a { margin-right: 0.8rem; white-space: nowrap; display: inline-block; }
 </style></head><body>
 <h1>Inventing the Transformer, in C: every figure</h1>

@@ -1,8 +1,10 @@
 #!/bin/sh
-# Prints a results file of chapter 14 (results/ch14_full.tsv) as the Markdown
-# table the README shows, its header lines (command, date, machine, wall time)
-# first as a sentence. The README holds the table between the lines
-# "<!-- results/ch14_full.tsv -->" and "<!-- end of results -->";
+# Prints a results file (results/ch13_full.tsv, results/ch14_full.tsv) as the
+# Markdown table the README shows, its header lines (command, date, machine,
+# wall time) first as a quote. Chapter 14's columns (first "row") are named
+# and joined for the README; any other file's first line that is not a
+# comment names its columns, and shorter rows are padded. The README holds
+# the table between the lines "<!-- FILE -->" and "<!-- end of results -->";
 # `scripts/results-table.sh --check README.md FILE` fails when they differ.
 set -eu
 table() {
@@ -10,8 +12,17 @@ table() {
     echo
     awk -F'\t' '
         /^#/ { next }
-        $1 == "row" { print "| model | claim | numbers | rate | held-out | minus full [95% interval] | verdict | share of steps | ms/step |"
-                      print "|---|---|---|---|---|---|---|---|---|"; next }
+        mode == "" && $1 == "row" {
+            mode = "ch14"
+            print "| model | claim | numbers | rate | held-out | minus full [95% interval] | verdict | share of steps | ms/step |"
+            print "|---|---|---|---|---|---|---|---|---|"; next
+        }
+        mode == "" {
+            mode = "named"; cols = NF; sep = "|"
+            for (i = 1; i <= NF; i++) { printf "| %s ", $i; sep = sep "---|" }
+            print "|"; print sep; next
+        }
+        mode == "named" { for (i = 1; i <= cols; i++) printf "| %s ", $i; print "|"; next }
         NF < 6 { printf "| %s | | | | %s | | | | |\n", $1, $5; next }
         { printf "| %s | %s | %s | %s | %s | %s [%s, %s] | %s | %s | %s |\n", $1, $2, $3, $4, $5, $7, $8, $9, $10, $11, $12 }' "$1"
 }
