@@ -29,8 +29,6 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
-#include <sys/utsname.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "adamw.h"
@@ -42,6 +40,7 @@
 #include "gpt_gradcheck.h"
 #include "invent.h"
 #include "ngram.h"
+#include "results_file.h"
 #include "sample.h"
 #include "schedule.h"
 #include "train_memory.h"
@@ -773,15 +772,9 @@ static void result_section(run *r)
 static void results_header(const run *r, FILE *f, const char *command)
 {
     const settings *s = r->s;
-    struct utsname u;
-    time_t now = time(NULL);
-    char date[40];
-    uname(&u);
-    strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", gmtime(&now));
-    fprintf(f, "# chapter 13 results; command: %s\n", command);
-    fprintf(f, "# date: %s; machine: %s %s, %d worker threads, load average %.1f when training "
-               "started and %.1f when it ended; wall time: %.0f s\n", date, u.nodename,
-            u.machine, workers_count(), r->load[0], r->load[1], stopwatch_now() - r->started);
+    results_stamp(f, "chapter 13 results", command, workers_count());
+    fprintf(f, ", load average %.1f when training started and %.1f when it ended; wall time: "
+               "%.0f s\n", r->load[0], r->load[1], stopwatch_now() - r->started);
     fprintf(f, "# %zu layers, %zu heads, width %zu, context %zu, batch %zu, rate %g: %zu steps "
                "in %.0f s, %.1f ms a step; %zu held-out windows of %zu characters; margin: the "
                "n-gram's loss minus the model's, paired over the windows, with its standard "
@@ -794,8 +787,7 @@ static void results_header(const run *r, FILE *f, const char *command)
 static void write_results(const run *r, const char *command)
 {
     char part[PATH_MAX];
-    snprintf(part, sizeof part, "%.4000s.part", r->s->results);
-    FILE *f = fopen(part, "w");
+    FILE *f = results_open(r->s->results, part, sizeof part);
     if (!f) {
         report_warn(r->o, "cannot write %s: the results are in the output above", part);
         return;
@@ -811,8 +803,7 @@ static void write_results(const run *r, const char *command)
                 margin_verdict(m, se));
     }
     fprintf(f, "untrained\t%.4f\t-\t-\t-\n", r->untrained);
-    if (fclose(f) != 0 || rename(part, r->s->results) != 0) {
-        remove(part);
+    if (results_close(f, part, r->s->results) != 0) {
         report_warn(r->o, "cannot write %s: the results are in the output above", r->s->results);
     } else
         report_text(r->o, "The table is in %s.", r->s->results);
@@ -1165,17 +1156,8 @@ static int check_prompt(const invent_opts *o, const corpus *text, const char *pr
  * beside and renamed over (never a device such as /dev/null), checked before any work */
 static int check_results(const invent_opts *o, const char *path)
 {
-    struct stat st;
-    if (!path)
-        return CLI_RUN;
-    if (strlen(path) + sizeof ".part" > PATH_MAX)
-        return cli_fail(o, "--results: the path is too long (%s)", strerror(ENAMETOOLONG));
-    if (paths_check_file(path) != 0)
-        return cli_fail(o, "--results %s: cannot be written (%s)", path, strerror(errno));
-    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
-        return cli_fail(o, "--results %s: not a regular file (the table is written beside it "
-                           "and renamed over it)", path);
-    return CLI_RUN;
+    const char *why = path ? results_check(path) : NULL;
+    return why ? cli_fail(o, "--results %s: %s", path, why) : CLI_RUN;
 }
 
 static int check_settings(const invent_opts *o, void *arg, corpus **text)
@@ -1288,9 +1270,8 @@ int main(int argc, char **argv)
     const text_chapter c = {texts, 5, &spec,
                             "Chapter 13: the assembled Transformer, trained on real text", &s,
                             fill_defaults, check_settings};
-    char command[1024] = ""; /* as typed: the option parser reorders argv */
-    for (int i = 0, n = 0; i < argc && n < (int)sizeof command; i++)
-        n += snprintf(command + n, sizeof command - (size_t)n, "%s%s", i ? " " : "", argv[i]);
+    char command[1024]; /* as typed: the option parser reorders argv */
+    results_command(argc, argv, command, sizeof command);
     invent_opts o;
     corpus *text;
     int rc = text_chapter_open(&c, argc, argv, &o, &text);

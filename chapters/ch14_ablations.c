@@ -46,8 +46,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/utsname.h>
-#include <time.h>
+#include <sys/stat.h>
 
 #include <gsl/gsl_statistics.h>
 
@@ -63,6 +62,7 @@
 #include "paired.h"
 #include "recurrent32.h"
 #include "recurrent_size.h"
+#include "results_file.h"
 #include "run_log.h"
 #include "train_memory.h"
 
@@ -988,22 +988,15 @@ static void against_full_text(const run *r)
 static void write_results(const run *r, const char *command)
 {
     const char *path = r->s->results;
-    char tmp[4096];
-    snprintf(tmp, sizeof tmp, "%s.part", path);
-    FILE *f = fopen(tmp, "w");
+    char part[4096];
+    FILE *f = results_open(path, part, sizeof part);
     if (!f) {
-        report_warn(r->o, "cannot write %s: the results are in the output above", tmp);
+        report_warn(r->o, "cannot write %s: the results are in the output above", part);
         return;
     }
-    struct utsname u;
-    uname(&u);
-    time_t now = time(NULL);
-    char date[40];
-    strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", gmtime(&now));
-    fprintf(f, "# chapter 14 --full results; command: %s\n", command);
-    fprintf(f, "# date: %s; machine: %s %s, %d worker threads; wall time: %.0f s for %zu "
-            "runs, %zu more read back from %s\n", date, u.nodename, u.machine, workers_count(),
-            r->seconds, r->runs - r->logged, r->logged, r->s->runs ? r->s->runs : "no log");
+    results_stamp(f, "chapter 14 --full results", command, workers_count());
+    fprintf(f, "; wall time: %.0f s for %zu runs, %zu more read back from %s\n", r->seconds,
+            r->runs - r->logged, r->logged, r->s->runs ? r->s->runs : "no log");
     fprintf(f, "# margin %.3f nats, %.0f%% intervals, %zu paired seeds, %zu steps\n", MARGIN,
             100 * LEVEL, r->s->seeds, r->s->steps);
     fprintf(f, "row\tclaim\tnumbers\trate\theld_out\tsd\tminus_full\tlo\thi\tverdict\tsteps_share"
@@ -1023,8 +1016,7 @@ static void write_results(const run *r, const char *command)
     }
     fprintf(f, "bigram\t-\t-\t-\t%.4f\n", r->counted[0]);
     fprintf(f, "trigram\t-\t-\t-\t%.4f\n", r->counted[1]);
-    int ok = fclose(f) == 0 && rename(tmp, path) == 0;
-    if (!ok)
+    if (results_close(f, part, path) != 0)
         report_warn(r->o, "cannot write %s: the results are in the output above", path);
     else
         report_text(r->o, "The table is in %s.", path);
@@ -1052,25 +1044,14 @@ static void fill_defaults(void *arg)
     s->windows = (f ? 20 : 8) * 4 * s->batch;
 }
 
-/* path -> whether its .part file, written first and renamed at the end, can be created */
-static int results_writable(const char *path)
-{
-    char tmp[4096];
-    if (snprintf(tmp, sizeof tmp, "%s.part", path) >= (int)sizeof tmp) {
-        errno = ENAMETOOLONG;
-        return 0;
-    }
-    FILE *f = fopen(tmp, "w");
-    if (!f)
-        return 0;
-    fclose(f);
-    remove(tmp);
-    return 1;
-}
-
 /* s->runs -> s->log, or one line saying why it cannot be read or written */
 static int open_log(const invent_opts *o, settings *s)
 {
+    struct stat st;
+    if (paths_check_file(s->runs) != 0)
+        return cli_fail(o, "--runs %s: cannot be written (%s)", s->runs, strerror(errno));
+    if (stat(s->runs, &st) == 0 && !S_ISREG(st.st_mode))
+        return cli_fail(o, "--runs %s: not a regular file", s->runs);
     size_t bad;
     int status = run_log_open(s->runs, &s->log, &bad);
     if (status == INVENT_EFORMAT)
@@ -1109,8 +1090,9 @@ static int check_settings(const invent_opts *o, void *arg, corpus **text)
     if (s->long_context < s->context)
         return cli_fail(o, "--long-context %zu: at least --context (%zu)", s->long_context,
                         s->context);
-    if (s->results && !results_writable(s->results))
-        return cli_fail(o, "--results %s: cannot be written (%s)", s->results, strerror(errno));
+    const char *why = s->results ? results_check(s->results) : NULL;
+    if (why)
+        return cli_fail(o, "--results %s: %s", s->results, why);
     int rc = corpus_option_load(o, s->corpus, s->long_context, text);
     if (rc != CLI_RUN)
         return rc;
@@ -1163,10 +1145,8 @@ int main(int argc, char **argv)
     const text_chapter c = {texts, 3, &spec,
                             "Chapter 14: the derivation's choices, removed one at a time", &s,
                             fill_defaults, check_settings};
-    char command[1024] = ""; /* as typed: the parser takes the text options out of argv */
-    for (int i = 0; i < argc; i++)
-        snprintf(command + strlen(command), sizeof command - strlen(command), "%s%s",
-                 i ? " " : "", argv[i]);
+    char command[1024]; /* as typed: the parser takes the text options out of argv */
+    results_command(argc, argv, command, sizeof command);
     invent_opts o;
     corpus *text;
     int rc = text_chapter_open(&c, argc, argv, &o, &text);

@@ -88,6 +88,7 @@ fixtures() {
     corpora
     printf 'X1\tPASS\tch00\tkept\tas it was\tclaim\n' >"$W/claims.tsv"
     : >"$W/ro.tsv"
+    printf 'ch14 v2|full\t1.5\nch14 v2|no mask\t7.7x\n' >"$W/garbled-runs.tsv"
     now=$(date +%s)
     find "$W" -exec touch -h -d "@$((now - 3600))" {} +
     touch -d "@$((now - 60))" "$T/stamp"

@@ -1,0 +1,63 @@
+/* Results files (results_file.h). */
+#include "results_file.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <time.h>
+
+#include "paths.h"
+
+void results_command(int argc, char **argv, char *out, size_t len)
+{
+    size_t n = 0;
+    out[0] = '\0';
+    for (int i = 0; i < argc && n < len; i++) {
+        int w = snprintf(out + n, len - n, "%s%s", i ? " " : "", argv[i]);
+        if (w < 0)
+            break;
+        n += (size_t)w;
+    }
+}
+
+const char *results_check(const char *path)
+{
+    struct stat st;
+    if (strlen(path) + sizeof ".part" > PATH_MAX)
+        return strerror(ENAMETOOLONG);
+    if (paths_check_file(path) != 0)
+        return strerror(errno);
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+        return "not a regular file (the table is written beside it and renamed over it)";
+    return NULL;
+}
+
+FILE *results_open(const char *path, char *part, size_t len)
+{
+    if (snprintf(part, len, "%s.part", path) >= (int)len)
+        return NULL;
+    return fopen(part, "w");
+}
+
+void results_stamp(FILE *f, const char *what, const char *command, int threads)
+{
+    struct utsname u;
+    time_t now = time(NULL);
+    char date[40];
+    uname(&u);
+    strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", gmtime(&now));
+    fprintf(f, "# %s; command: %s\n", what, command);
+    fprintf(f, "# date: %s; machine: %s %s, %d worker thread%s", date, u.nodename, u.machine,
+            threads, threads == 1 ? "" : "s");
+}
+
+int results_close(FILE *f, const char *part, const char *path)
+{
+    if (fclose(f) != 0 || rename(part, path) != 0) {
+        remove(part);
+        return -1;
+    }
+    return 0;
+}

@@ -1,0 +1,52 @@
+/* Unit tests: results files (results_file.h) take the command as typed, refuse
+ * what the rename would replace or cannot reach, and land whole or not at all. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "private_dir.h"
+#include "results_file.h"
+
+TestSuite(results_file, .init = private_dir_make, .fini = private_dir_remove);
+
+Test(results_file, the_command_as_typed)
+{
+    char *argv[] = {"build/ch14_ablations", "--full", "--runs", "r.tsv"};
+    char out[64];
+    results_command(4, argv, out, sizeof out);
+    cr_assert_str_eq(out, "build/ch14_ablations --full --runs r.tsv");
+    char tiny[12];
+    results_command(4, argv, tiny, sizeof tiny);
+    cr_assert_eq(strlen(tiny), sizeof tiny - 1, "cut to fit, still a string");
+}
+
+Test(results_file, devices_folders_and_missing_folders_are_refused)
+{
+    char path[PATH_MAX];
+    cr_assert_null(results_check(private_path(path, sizeof path, "new.tsv")));
+    cr_assert_not_null(results_check("/dev/null"), "a device would be replaced by the rename");
+    cr_assert_not_null(results_check(private_dir));
+    cr_assert_not_null(results_check(private_path(path, sizeof path, "no/such.tsv")));
+}
+
+Test(results_file, written_whole_then_renamed_with_no_part_left)
+{
+    char path[PATH_MAX], part[PATH_MAX];
+    private_path(path, sizeof path, "table.tsv");
+    FILE *f = results_open(path, part, sizeof part);
+    cr_assert_not_null(f);
+    results_stamp(f, "chapter 99 results", "ch99 --full", 2);
+    fprintf(f, "; wall time: 1 s\nrow\t1\n");
+    cr_assert_eq(access(path, F_OK), -1, "nothing at the path before the rename");
+    cr_assert_eq(results_close(f, part, path), 0);
+    cr_assert_eq(access(part, F_OK), -1, "no .part left");
+    char line[256];
+    FILE *g = fopen(path, "r");
+    cr_assert_not_null(g);
+    cr_assert_not_null(fgets(line, sizeof line, g));
+    cr_assert_str_eq(line, "# chapter 99 results; command: ch99 --full\n");
+    cr_assert_not_null(fgets(line, sizeof line, g));
+    cr_assert(strstr(line, "2 worker threads; wall time: 1 s\n"), "%s", line);
+    fclose(g);
+}
