@@ -212,10 +212,7 @@ void ablated_free(ablated *m)
 
 size_t ablated_param_count(const ablated *m)
 {
-    size_t n = 0;
-    for (size_t k = 0; k < m->n_train; k++)
-        n += m->train[k].size;
-    return n;
+    return tensors_numbers(m->train, m->n_train);
 }
 
 int ablated_forward(ablated *m, const size_t *x, const size_t *y, gpt_trace *tr, int training,
