@@ -52,6 +52,9 @@ Test(decode, the_three_forms_give_the_recomputed_scores)
     gsl_matrix_free(Wk);
     gsl_matrix_free(S);
     gsl_matrix_free(R);
+    gsl_matrix_free(keys);
+    gsl_matrix_free(Q);
+    gsl_matrix_free(K);
     gsl_rng_free(r);
 }
 
