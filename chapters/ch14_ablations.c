@@ -10,9 +10,11 @@
  * a recurrent cell. Here each piece is removed from chapter 13's model, which
  * is trained again, and the held-out loss (always causal) says what it was
  * worth on real text. The protocol is fixed in this file before any run:
- *   - every model, the full one too, at its best of RATES peak learning rates,
- *     chosen on the validation part (SELECT_SEEDS seeds each), then trained at
- *     that rate at the paired seeds (the two choosing runs count among them);
+ *   - every model, the full one too, at its best of the peak learning rates
+ *     tried, chosen on the validation part (SELECT_SEEDS seeds each): first the
+ *     base rate times 1/2, 1 and 2, then, for a model whose best falls at an
+ *     edge, one more beyond that edge (times 1/4 or 4); then trained at that
+ *     rate at the paired seeds (the choosing runs count among them);
  *     at seed i every GPT starts from the same draw, and every model sees the
  *     same batches;
  *   - the held-out part (every tenth fortune, corpus.h) is scored in windows
@@ -61,20 +63,25 @@
 #include "paired.h"
 #include "recurrent32.h"
 #include "recurrent_size.h"
+#include "run_log.h"
 #include "train_memory.h"
 
 #define MARGIN 0.02      /* nats per character: the smallest effect claimed, fixed before the runs */
 #define LEVEL 0.95       /* the intervals' coverage */
-#define RATES 3          /* peak rates tried per model: the base rate times 1/2, 1 and 2 */
+#define RATES 5          /* the rate grid: the base rate times 1/4, 1/2, 1, 2 and 4 */
+#define PROTOCOL 2       /* the run log's version: raised whenever a run's numbers would change */
 #define SELECT_SEEDS 2   /* seeds per rate when choosing it */
 #define POINTS 8         /* points of each learning curve */
 #define MAX_SEEDS 12
+#define FULL_RESULTS "results/ch14_full.tsv" /* --full's table, committed after a run */
+#define FULL_RUNS "results/ch14_runs.tsv"    /* --full's run log */
 
 typedef struct {
     int full;
     size_t layers, heads, dim, context, batch, steps, seeds, long_context, windows;
     double rate;
-    const char *corpus, *results;
+    const char *corpus, *results, *runs;
+    run_log *log;        /* finished runs, read back instead of run again (NULL: none) */
 } settings;
 
 typedef enum { GPT, ELMAN, GRU } family;
@@ -130,6 +137,7 @@ typedef struct {
     double curve[POINTS]; /* held-out loss along the steps */
     double *by_position;  /* (long_context) long rows only */
     size_t params;
+    int done;             /* trained (or read from the log) */
 } record;
 
 /* The windows one context is scored on. */
@@ -151,7 +159,7 @@ typedef struct {
     size_t best[ROWS];       /* each row's rate, an index into the grid */
     double counted[2];       /* held-out loss of the bigram and trigram (k chosen on validation) */
     double *counted_by_position; /* (long_context): the trigram's on the long windows */
-    size_t jobs_done, jobs, runs; /* this batch of runs: done, in all; runs in all */
+    size_t jobs_done, jobs, runs, logged; /* this batch: done, in all; runs in all; read back */
     pthread_mutex_t lock;
     double seconds;
 } run;
@@ -237,12 +245,68 @@ static double leak_of(const run *r, ablated32 *m)
 
 static double rate_at(const settings *s, size_t k)
 {
-    return s->rate * pow(2.0, (double)k - 1.0); /* 1/2, 1, 2 times the base */
+    return s->rate * pow(2.0, (double)k - 2.0); /* 1/4, 1/2, 1, 2, 4 times the base */
 }
 
 static record *rec_at(const run *r, size_t row, size_t rate, size_t seed)
 {
     return &r->rec[(row * RATES + rate) * MAX_SEEDS + seed];
+}
+
+/* ------------------------------------------------------------------ the run log */
+
+/* row d trained by p at seed -> key: everything its numbers depend on */
+static void run_key(const run *r, const row_def *d, const lm_plan *p, unsigned long seed,
+                    char *key, size_t len)
+{
+    const settings *s = r->s;
+    snprintf(key, len, "ch14 v%d|%s|L%zu H%zu d%zu|B%zu T%zu steps %zu|rate %.6g|seed %lu of "
+             "%lu|windows %zu|text %zu %zu", PROTOCOL, d->name, s->layers, s->heads, s->dim,
+             p->B, p->T, p->steps, p->rate, seed, r->o->seed, p->n_windows, r->text->n,
+             r->text->vocab);
+}
+
+#define LOGGED (6 + POINTS) /* numbers of a record in the log, before its by_position */
+
+/* key -> *out read from the log (T numbers by position for a long row); 0: not logged */
+static int logged(run *r, const char *key, record *out, size_t T)
+{
+    if (!r->s->log)
+        return 0;
+    size_t n = LOGGED + (out->by_position ? T : 0);
+    double v[n];
+    pthread_mutex_lock(&r->lock);
+    int found = run_log_find(r->s->log, key, v, n) == INVENT_OK;
+    r->logged += found;
+    pthread_mutex_unlock(&r->lock);
+    if (!found)
+        return 0;
+    out->held = v[0], out->valid = v[1], out->leak = v[2], out->seconds = v[3];
+    out->params = (size_t)v[4], out->done = v[5] != 0.0;
+    memcpy(out->curve, v + 6, POINTS * sizeof(double));
+    if (out->by_position)
+        memcpy(out->by_position, v + LOGGED, T * sizeof(double));
+    return 1;
+}
+
+/* a finished run -> the log under key */
+static void log_run(run *r, const char *key, const record *out, size_t T)
+{
+    if (!r->s->log)
+        return;
+    size_t n = LOGGED + (out->by_position ? T : 0);
+    double v[n];
+    v[0] = out->held, v[1] = out->valid, v[2] = out->leak, v[3] = out->seconds;
+    v[4] = (double)out->params, v[5] = out->done;
+    memcpy(v + 6, out->curve, POINTS * sizeof(double));
+    if (out->by_position)
+        memcpy(v + LOGGED, out->by_position, T * sizeof(double));
+    pthread_mutex_lock(&r->lock);
+    int status = run_log_add(r->s->log, key, v, n);
+    pthread_mutex_unlock(&r->lock);
+    if (status != INVENT_OK)
+        report_warn(r->o, "cannot log a run to %s (%s): it will run again next time",
+                    r->s->runs, invent_strerror(status));
 }
 
 /* one run: row at rate index k, seed index i -> its record */
@@ -259,14 +323,20 @@ static void one_run(run *r, size_t row, size_t k, size_t i)
                  .steps = (r->s->steps * (size_t)d->quarters + 2) / 4, .rate = rate_at(r->s, k),
                  .seed = seed + 7919, .windows = w->held, .n_windows = w->n,
                  .curve_windows = w->curve, .n_curve = w->n_curve, .points = POINTS};
+    char key[400];
+    run_key(r, d, &p, seed, key, sizeof key);
+    if (logged(r, key, out, w->T))
+        return;
     lm_result res = {.curve = out->curve, .by_position = out->by_position};
     chapter_must(lm_run(&p, &m, &res), "training a model");
     out->held = res.loss, out->seconds = res.seconds, out->params = trained_numbers(&m);
+    out->done = 1;
     if (d->rate_of < 0)
         chapter_must(lm_evaluate(&p, &m, w->valid, w->n, &out->valid, NULL), "validating");
     if (row == NO_MASK || row == FULL)
         out->leak = leak_of(r, m.model);
     scope_close(sc);
+    log_run(r, key, out, w->T);
 }
 
 /* A list of runs shared between the workers. */
@@ -296,19 +366,31 @@ static void run_jobs(run *r, size_t (*job)[3], size_t count)
     chapter_must(workers_run(count, workers_count(), job_item, &l), "training the models");
 }
 
-/* the rows that choose a rate: every rate at the first SELECT_SEEDS seeds */
-static void choose_rates(run *r)
+/* the rows that choose a rate, at rate index k (a row's edge: EDGE) -> jobs from job[n] on,
+ * one per choosing seed; -> the new n */
+#define EDGE RATES
+static size_t rate_jobs(const run *r, size_t k, size_t (*job)[3], size_t n)
 {
-    size_t (*job)[3] = SCOPE_KEEP(r->sc, calloc(ROWS * RATES * SELECT_SEEDS, sizeof *job), free);
-    size_t n = 0;
-    for (size_t row = 0; row < ROWS; row++)
-        for (size_t k = 0; rows[row].rate_of < 0 && k < RATES; k++)
-            for (size_t i = 0; i < SELECT_SEEDS; i++)
-                job[n][0] = row, job[n][1] = k, job[n++][2] = i;
-    run_jobs(r, job, n);
+    for (size_t row = 0; row < ROWS; row++) {
+        size_t at = k;
+        if (k == EDGE && r->best[row] != 1 && r->best[row] != RATES - 2)
+            continue; /* its best lies inside the first three rates */
+        if (k == EDGE)
+            at = r->best[row] == 1 ? 0 : RATES - 1;
+        for (size_t i = 0; rows[row].rate_of < 0 && i < SELECT_SEEDS; i++)
+            job[n][0] = row, job[n][1] = at, job[n++][2] = i;
+    }
+    return n;
+}
+
+/* each choosing row's best rate over those tried, by mean validation loss */
+static void pick_rates(run *r)
+{
     for (size_t row = 0; row < ROWS; row++) {
         double best = INFINITY;
         for (size_t k = 0; rows[row].rate_of < 0 && k < RATES; k++) {
+            if (!rec_at(r, row, k, 0)->done)
+                continue;
             double v = 0.0;
             for (size_t i = 0; i < SELECT_SEEDS; i++)
                 v += rec_at(r, row, k, i)->valid / SELECT_SEEDS;
@@ -319,6 +401,20 @@ static void choose_rates(run *r)
     for (size_t row = 0; row < ROWS; row++)
         if (rows[row].rate_of >= 0)
             r->best[row] = r->best[rows[row].rate_of];
+}
+
+/* the rows that choose a rate: the middle three rates at the first SELECT_SEEDS seeds, then
+ * one more beyond the edge where a row's best fell */
+static void choose_rates(run *r)
+{
+    size_t (*job)[3] = SCOPE_KEEP(r->sc, calloc(ROWS * RATES * SELECT_SEEDS, sizeof *job), free);
+    size_t n = 0;
+    for (size_t k = 1; k < RATES - 1; k++)
+        n = rate_jobs(r, k, job, n);
+    run_jobs(r, job, n);
+    pick_rates(r);
+    run_jobs(r, job, rate_jobs(r, EDGE, job, 0));
+    pick_rates(r);
 }
 
 /* every row at its rate over the paired seeds not run yet */
@@ -445,10 +541,13 @@ static double counted(const run *r, size_t order, const windows *w, double *by_p
 static void setup(run *r)
 {
     const settings *s = r->s;
-    size_t far_B = s->batch * s->context / s->long_context;
+    /* the long windows: as many a step as the short ones (at fewer a step the Transformer
+     * learns its 4 times as many positions from 4 times fewer examples of each), and about as
+     * many characters scored, in whole groups of 4 batches */
+    size_t groups = s->windows / (4 * s->batch);
+    groups = (groups * s->context + s->long_context - 1) / s->long_context;
     r->near = windows_of(r, s->context, s->batch, s->windows);
-    r->far = windows_of(r, s->long_context, far_B ? far_B : 1,
-                        s->windows * s->context / s->long_context);
+    r->far = windows_of(r, s->long_context, s->batch, groups * 4 * s->batch);
     r->train = SCOPE_KEEP(r->sc, calloc(s->windows, sizeof(size_t)), free);
     gsl_rng *draw = scope_keep_rng(r->sc, rng_new(r->o->seed + 1000));
     chapter_must(corpus_draw(r->text, CORPUS_TRAIN, s->windows, s->context, draw, r->train),
@@ -662,13 +761,15 @@ static void setup_text(const run *r)
     report_text(r->o, "This is the %s run%s. The full model is chapter 13's pre-norm GPT "
                 "(%zu layer%s, width %zu, %zu heads, context %zu, GPT-2's initial draw), "
                 "trained for %zu steps of %zu windows (AdamW, warm-up and cosine as in chapter "
-                "13). Each row is trained at its best of %d peak rates (%g, %g, %g), chosen on "
-                "the validation part with %d seeds, then at %zu paired seeds.",
+                "13). Each row is trained at its best peak rate, chosen on the validation part "
+                "with %d seeds among %g, %g and %g, and one more beyond the edge (%g or %g) "
+                "when its best falls at one; then at %zu paired seeds.",
                 s->full ? "full" : "quick", s->full ? "" : " (--full trains a 2-layer, "
                 "width-96 version of chapter 13's baby GPT far enough to use its context; "
                 "results/ch14_full.tsv holds the last committed run)", s->layers,
                 s->layers > 1 ? "s" : "", s->dim, s->heads, s->context, s->steps, s->batch,
-                RATES, rate_at(s, 0), rate_at(s, 1), rate_at(s, 2), SELECT_SEEDS, s->seeds);
+                SELECT_SEEDS, rate_at(s, 1), rate_at(s, 2), rate_at(s, 3), rate_at(s, 0),
+                rate_at(s, 4), s->seeds);
     report_text(r->o, "The corpus is cut into %zu pieces (fortunes): every tenth is held out "
                 "(%zu characters) and the fifth of every ten is for validation (%zu); the other "
                 "%zu characters train. Held-out loss is scored on %zu windows of %zu characters "
@@ -682,11 +783,13 @@ static void setup_text(const run *r)
                 "Elman, 1990) and the GRU (Cho et al., 2014) have states of %zu and %zu, the full "
                 "model's %zu non-embedding numbers, which is also its compute per token to "
                 "within attention's share (recurrent_size.h); 'W = 0' is each cell without its "
-                "recurrence; 'long' rows are trained on windows of %zu (A11).",
+                "recurrence; 'long' rows are trained on windows of %zu (A11), %zu of them a "
+                "step like the others: learned positions are learned one window at a time, so "
+                "fewer windows a step would teach a long model's positions more slowly.",
                 shape_of(s, r->text->vocab, &rows[NO_MLP_WIDE]).dim,
                 recurrent_match_gpt(RECURRENT_ELMAN, s->dim, &full).params,
                 recurrent_match_gpt(RECURRENT_GRU, s->dim, &full).params,
-                recurrent_gpt_params(&full), s->long_context);
+                recurrent_gpt_params(&full), s->long_context, s->batch);
 }
 
 /* where each rate choice fell, and the rows at the grid's edge */
@@ -694,12 +797,20 @@ static void rates_text(const run *r)
 {
     char edge[400] = "";
     for (size_t row = 0; row < ROWS; row++)
-        if (rows[row].rate_of < 0 && r->best[row] != 1)
+        if (rows[row].rate_of < 0 && r->best[row] != 2)
             snprintf(edge + strlen(edge), sizeof edge - strlen(edge), "%s%s (%g)",
                      edge[0] ? ", " : "", rows[row].name, rate_at(r->s, r->best[row]));
-    report_text(r->o, "Rates: every row not listed here chose the middle rate, %g. %s%s",
-                rate_at(r->s, 1), edge[0] ? "At an edge of the grid: " : "",
-                edge[0] ? edge : "No row chose an edge of the grid.");
+    report_text(r->o, "Rates: every row not listed here chose the base rate, %g. %s%s",
+                rate_at(r->s, 2), edge[0] ? "The others: " : "", edge[0] ? edge : "");
+    char outer[400] = "";
+    for (size_t row = 0; row < ROWS; row++)
+        if (rows[row].rate_of < 0 && (r->best[row] == 0 || r->best[row] == RATES - 1))
+            snprintf(outer + strlen(outer), sizeof outer - strlen(outer), "%s%s",
+                     outer[0] ? ", " : "", rows[row].name);
+    if (outer[0])
+        report_text(r->o, "At the outer edge of the widened grid (%g or %g), so perhaps still "
+                    "short of their best: %s.", rate_at(r->s, 0), rate_at(r->s, RATES - 1),
+                    outer);
 }
 
 static void budget_text(const run *r)
@@ -839,10 +950,42 @@ static void plot_positions(const run *r)
     plot_render(p, "ch14_positions.gp");
 }
 
+/* the quick run's verdicts set against the stored --full table's, where they differ */
+static void against_full_text(const run *r)
+{
+    FILE *f = r->s->full ? NULL : fopen(FULL_RESULTS, "r");
+    if (!f)
+        return;
+    char line[512], differ[1200] = "";
+    while (fgets(line, sizeof line, f)) {
+        char name[64], verdict[32];
+        double diff;
+        if (line[0] == '#' || sscanf(line, "%63[^\t]\t%*[^\t]\t%*[^\t]\t%*[^\t]\t%*[^\t]\t"
+                                     "%*[^\t]\t%lf\t%*[^\t]\t%*[^\t]\t%31[^\t]", name, &diff,
+                                     verdict) != 3)
+            continue;
+        for (size_t row = 1; row < ROWS; row++) {
+            size_t ref = rows[row].no_recurrence ? (size_t)rows[row].rate_of : FULL;
+            if (strcmp(name, rows[row].name) != 0 || rows[row].long_context)
+                continue;
+            const char *here = verdict_text(r, row, ref);
+            if (strcmp(here, verdict) != 0 && strcmp(verdict, "-") != 0)
+                snprintf(differ + strlen(differ), sizeof differ - strlen(differ),
+                         "%s%s (here %s; --full: %s, %+.3f nats)", differ[0] ? "; " : "", name, here,
+                         verdict, diff);
+        }
+    }
+    fclose(f);
+    report_text(r->o, "These verdicts are this budget's, a model of this size trained this "
+                "briefly. The --full run stored in %s, trained far enough to use its context, "
+                "reached %s%s.", FULL_RESULTS, differ[0] ? "other verdicts on: " : "the same "
+                "verdicts on every row", differ);
+}
+
 /* ------------------------------------------------------------------ results file */
 
 /* the run's table -> path, with the command, date, machine and wall time */
-static void write_results(const run *r, int argc, char **argv)
+static void write_results(const run *r, const char *command)
 {
     const char *path = r->s->results;
     char tmp[4096];
@@ -857,11 +1000,10 @@ static void write_results(const run *r, int argc, char **argv)
     time_t now = time(NULL);
     char date[40];
     strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", gmtime(&now));
-    fprintf(f, "# chapter 14 --full results; command:");
-    for (int i = 0; i < argc; i++)
-        fprintf(f, " %s", argv[i]);
-    fprintf(f, "\n# date: %s; machine: %s %s, %d worker threads; wall time: %.0f s\n", date,
-            u.nodename, u.machine, workers_count(), r->seconds);
+    fprintf(f, "# chapter 14 --full results; command: %s\n", command);
+    fprintf(f, "# date: %s; machine: %s %s, %d worker threads; wall time: %.0f s for %zu "
+            "runs, %zu more read back from %s\n", date, u.nodename, u.machine, workers_count(),
+            r->seconds, r->runs - r->logged, r->logged, r->s->runs ? r->s->runs : "no log");
     fprintf(f, "# margin %.3f nats, %.0f%% intervals, %zu paired seeds, %zu steps\n", MARGIN,
             100 * LEVEL, r->s->seeds, r->s->steps);
     fprintf(f, "row\tclaim\tnumbers\trate\theld_out\tsd\tminus_full\tlo\thi\tverdict\tsteps_share"
@@ -904,7 +1046,9 @@ static void fill_defaults(void *arg)
     if (s->rate == 0.0)
         s->rate = f ? 3e-3 : 1e-2;
     if (!s->results && f)
-        s->results = "results/ch14_full.tsv";
+        s->results = FULL_RESULTS;
+    if (!s->runs && f)
+        s->runs = FULL_RUNS;
     s->windows = (f ? 20 : 8) * 4 * s->batch;
 }
 
@@ -924,12 +1068,33 @@ static int results_writable(const char *path)
     return 1;
 }
 
+/* s->runs -> s->log, or one line saying why it cannot be read or written */
+static int open_log(const invent_opts *o, settings *s)
+{
+    size_t bad;
+    int status = run_log_open(s->runs, &s->log, &bad);
+    if (status == INVENT_EFORMAT)
+        return cli_fail(o, "--runs %s: line %zu is not a run (a key, then numbers, tab-separated); "
+                           "move the file aside to start afresh", s->runs, bad);
+    if (status != INVENT_OK)
+        return cli_fail(o, "--runs %s: %s (%s)", s->runs, invent_strerror(status),
+                        strerror(errno));
+    FILE *f = fopen(s->runs, "a");
+    if (!f) {
+        run_log_free(s->log);
+        s->log = NULL;
+        return cli_fail(o, "--runs %s: cannot be written (%s)", s->runs, strerror(errno));
+    }
+    fclose(f);
+    return CLI_RUN;
+}
+
 /* The least text the claims are checked on (1 MiB) */
 #define MIN_CORPUS ((size_t)1 << 20)
 
 static int check_settings(const invent_opts *o, void *arg, corpus **text)
 {
-    const settings *s = arg;
+    settings *s = arg;
     if (s->dim % s->heads != 0 || s->heads < 2)
         return cli_fail(o, "--heads %zu: at least 2 (one head is an ablation), dividing --dim %zu",
                         s->heads, s->dim);
@@ -941,10 +1106,9 @@ static int check_settings(const invent_opts *o, void *arg, corpus **text)
                         s->steps);
     if (s->context < 16)
         return cli_fail(o, "--context %zu: at least 16", s->context);
-    if (s->long_context < s->context || (s->batch * s->context) % s->long_context != 0)
-        return cli_fail(o, "--long-context %zu: at least --context and dividing --batch x "
-                           "--context (%zu), so that a long batch holds as many characters",
-                        s->long_context, s->batch * s->context);
+    if (s->long_context < s->context)
+        return cli_fail(o, "--long-context %zu: at least --context (%zu)", s->long_context,
+                        s->context);
     if (s->results && !results_writable(s->results))
         return cli_fail(o, "--results %s: cannot be written (%s)", s->results, strerror(errno));
     int rc = corpus_option_load(o, s->corpus, s->long_context, text);
@@ -954,8 +1118,13 @@ static int check_settings(const invent_opts *o, void *arg, corpus **text)
         return cli_fail(o, "--corpus %s: %zu characters, too few: the claims compare models on "
                            "held-out text and need at least %zu characters", s->corpus,
                         (*text)->n, (size_t)MIN_CORPUS);
-    gpt_shape shape = shape_of(s, (*text)->vocab, &rows[NO_MLP_WIDE]);
-    return train_memory_refuse(o, &shape, s->batch, s->context, 10, 3, "the chapter");
+    gpt_shape shape = shape_of(s, (*text)->vocab, &rows[NO_MLP_WIDE]),
+              long_shape = shape_of(s, (*text)->vocab, &rows[LONG_FULL]);
+    rc = train_memory_refuse(o, &shape, s->batch, s->context, 10, 3, "the chapter");
+    if (rc == CLI_RUN)
+        rc = train_memory_refuse(o, &long_shape, s->batch, s->long_context, 10, 3,
+                                 "the long rows (A11)");
+    return rc == CLI_RUN && s->runs ? open_log(o, s) : rc;
 }
 
 int main(int argc, char **argv)
@@ -964,11 +1133,15 @@ int main(int argc, char **argv)
     const cli_text_option texts[] = {
         {"corpus", &s.corpus, "a text file (or folder) to learn"},
         {"results", &s.results, "write the table here (default with --full: "
-                                "results/ch14_full.tsv)"}};
+                                "results/ch14_full.tsv)"},
+        {"runs", &s.runs, "log every finished run here and read back the runs it holds, so "
+                          "that a stopped or extended experiment runs only what it lacks "
+                          "(default with --full: results/ch14_runs.tsv)"}};
     const cli_option options[] = {
         {"full", CLI_FLAG, &s.full, 0, 1, "chapter 13's baby GPT at 2 layers of width 96 "
-                                          "(context 64), 2,000 steps, 5 seeds (about an hour "
-                                          "and a quarter on 2 cores)"},
+                                          "(context 64), 2,000 steps, 5 seeds (about 3 hours "
+                                          "on 2 cores; stopped, it resumes from its run "
+                                          "log)"},
         {"layers", CLI_SIZE, &s.layers, 0, 8, "blocks L (0: 1; 2)"},
         {"heads", CLI_SIZE, &s.heads, 0, 16, "heads H, at least 2, dividing the width (0: 2; 4)"},
         {"dim", CLI_SIZE, &s.dim, 0, 256, "width d (0: 16; 96)"},
@@ -977,18 +1150,23 @@ int main(int argc, char **argv)
         {"batch", CLI_SIZE, &s.batch, 0, 64, "windows per step (0: 8; 12)"},
         {"steps", CLI_SIZE, &s.steps, 0, 100000, "training steps per run (0: 120; 2000)"},
         {"seeds", CLI_SIZE, &s.seeds, 0, MAX_SEEDS, "paired seeds per model, 3 to 12 (0: 5)"},
-        {"rate", CLI_DOUBLE, &s.rate, 0, 0.05, "the middle of the 3 peak rates tried, the "
-                                                "others half and twice it (0: 1e-2; 3e-3)"},
+        {"rate", CLI_DOUBLE, &s.rate, 0, 0.05, "the base peak rate: half, once and twice it "
+                                                "are tried, then a quarter or four times it "
+                                                "where the best is at an edge (0: 1e-2; 3e-3)"},
     };
     const cli_spec spec = {"ch14", "Chapter 14: each choice of the derivation removed from the "
                            "trained model of chapter 13, one at a time, with paired seeds, each "
                            "model at its best rate, and verdicts against a margin fixed in "
                            "advance. Text options: --corpus FILE (default " CORPUS_FORTUNES_DIR
-                           "), --results FILE.",
+                           "), --results FILE, --runs FILE.",
                            options, (int)(sizeof options / sizeof options[0])};
-    const text_chapter c = {texts, 2, &spec,
+    const text_chapter c = {texts, 3, &spec,
                             "Chapter 14: the derivation's choices, removed one at a time", &s,
                             fill_defaults, check_settings};
+    char command[1024] = ""; /* as typed: the parser takes the text options out of argv */
+    for (int i = 0; i < argc; i++)
+        snprintf(command + strlen(command), sizeof command - strlen(command), "%s%s",
+                 i ? " " : "", argv[i]);
     invent_opts o;
     corpus *text;
     int rc = text_chapter_open(&c, argc, argv, &o, &text);
@@ -1004,6 +1182,10 @@ int main(int argc, char **argv)
     train_rest(&r);
     r.seconds = stopwatch_now() - t0;
     report_text(&o, "%zu runs took %.0f s.", r.runs, r.seconds);
+    if (s.log)
+        report_text(&o, "Of them %zu were read back from %s (logged by an earlier invocation "
+                    "with the same settings) and %zu trained now.", r.logged, s.runs,
+                    r.runs - r.logged);
     rates_text(&r);
     table(&r);
     budget_text(&r);
@@ -1011,12 +1193,14 @@ int main(int argc, char **argv)
     row_claims(&r);
     leak_claim(&r);
     position_claim(&r);
+    against_full_text(&r);
     plot_intervals(&r);
     plot_curves(&r);
     plot_positions(&r);
     if (s.results)
-        write_results(&r, argc, argv);
+        write_results(&r, command);
     pthread_mutex_destroy(&r.lock);
+    run_log_free(s.log);
     scope_close(sc);
     return chapter_end();
 }

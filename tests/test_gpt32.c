@@ -85,6 +85,19 @@ Test(gpt32, pre_norm_follows_the_float64_path)
     cr_assert(e.logits < 1e-6 && e.grad < 1e-5, "logits %g, gradients %g", e.logits, e.grad);
 }
 
+Test(gpt32, long_windows_follow_the_float64_path)
+{
+    gpt_shape s = small;
+    s.context = 256; /* chapter 14's long windows (A11): eight key tiles and a partial one */
+    gaps e = compare(s, 4, 2, 256, 0), f = compare(s, 5, 1, 250, 0);
+    /* a row sums over up to 256 keys instead of 70: the logits' bound doubled (measured
+     * 7.4e-7 and 4.4e-7; a block without its mask: 0.2) */
+    cr_assert(e.logits < 2e-6 && e.grad < 1e-5, "T 256: logits %g, gradients %g", e.logits,
+              e.grad);
+    cr_assert(f.logits < 2e-6 && f.grad < 1e-5, "T 250: logits %g, gradients %g", f.logits,
+              f.grad);
+}
+
 Test(gpt32, post_norm_follows_the_float64_path)
 {
     gpt_shape s = small;
