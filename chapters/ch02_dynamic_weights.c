@@ -76,7 +76,8 @@ static void run_layer(const attn_additive *gen, dw_kind kind, const gsl_matrix *
     gsl_matrix *S = scope_keep_matrix(sc, mat_clone(X));
     gsl_matrix_add(S, P);
     r->W = scope_matrix(sc, T, T), r->sums = scope_matrix(sc, T, d), r->Y = scope_matrix(sc, T, d);
-    chapter_must(dw_weights(gen, kind, S, X, r->W), "generating the weights");
+    dw_work *w = SCOPE_KEEP(sc, dw_work_new(T, d, gen->W1->size1), dw_work_free);
+    chapter_must(dw_weights(gen, kind, S, X, w, r->W), "generating the weights");
     chapter_must(mat_mul(r->W, CblasNoTrans, X, CblasNoTrans, r->sums), "summing the tokens");
     chapter_must(dw_layer(r->W, X, r->Y), "running the layer");
 }
@@ -237,7 +238,9 @@ static void routing_rows(const attn_additive *gen, dw_kind kind, const gsl_matri
     gsl_matrix *S = scope_keep_matrix(sc, mat_clone(X));
     gsl_matrix_add(S, P);
     gsl_matrix_view phi = gsl_matrix_submatrix(F, 0, 0, F->size1, h);
-    chapter_must(dw_features(gen, kind, S, X, X, &phi.matrix), "computing the generator's features");
+    dw_work *w = SCOPE_KEEP(sc, dw_work_new(T, d, h), dw_work_free);
+    chapter_must(dw_features(gen, kind, S, X, X, w, &phi.matrix),
+                 "computing the generator's features");
     chapter_must(dw_pattern(kind, K), "marking the weights the kind keeps");
     chapter_must(mat_mul(K, CblasNoTrans, X, CblasNoTrans, kept_sums), "summing the kept tokens");
     for (size_t j = 0; j < T; j++)

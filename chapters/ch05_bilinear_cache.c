@@ -96,10 +96,11 @@ static void cache_section(const invent_opts *o, const gsl_matrix *X, gsl_rng *r)
     gsl_matrix *A = scope_keep_matrix(sc, mat_gaussian(d, d, 1.0 / sqrt((double)d), r));
     gsl_matrix *At = scope_matrix(sc, d, d), *S = scope_matrix(sc, T, T);
     gsl_matrix *wrong = scope_matrix(sc, T, T), *want = recomputed(sc, X, A);
+    decode_work *w = SCOPE_KEEP(sc, decode_work_new(T, d), decode_work_free);
     decode_count n;
-    chapter_must(decode_bilinear(X, A, S, &n), "decoding from the cache");
+    chapter_must(decode_bilinear(X, A, w, S, &n), "decoding from the cache");
     gsl_matrix_transpose_memcpy(At, A);
-    chapter_must(decode_bilinear(X, At, wrong, &n), "decoding from the wrong cache");
+    chapter_must(decode_bilinear(X, At, w, wrong, &n), "decoding from the wrong cache");
     chapter_dump(o, "X", X);
     chapter_dump(o, "A", A);
     chapter_dump(o, "scores", S);
@@ -158,6 +159,7 @@ static funcs_run decode_funcs(const gsl_matrix *X, const gsl_matrix *const *A,
     scope *sc = scope_open();
     gsl_matrix *want[FUNCS], *shared[FUNCS], *wrong[FUNCS], *again[FUNCS];
     gsl_matrix *S = scope_matrix(sc, T, T);
+    decode_work *w = SCOPE_KEEP(sc, decode_work_new(T, d), decode_work_free);
     funcs_run f = {0.0, 0.0, 0.0, 0.0, 0.0, 0.0, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}};
     decode_count n;
     for (int j = 0; j < FUNCS; j++) {
@@ -166,15 +168,15 @@ static funcs_run decode_funcs(const gsl_matrix *X, const gsl_matrix *const *A,
         wrong[j] = scope_matrix(sc, T, T);
         again[j] = scope_matrix(sc, T, T);
         f.tol = fmax(f.tol, rounding_tolerance(d, want[j]));
-        chapter_must(decode_bilinear(X, A[j], S, &n), "decoding with keys A_j x_i");
+        chapter_must(decode_bilinear(X, A[j], w, S, &n), "decoding with keys A_j x_i");
         f.keys = add(f.keys, n);
         f.keyed = fmax(f.keyed, mat_max_abs_diff(S, want[j]));
-        chapter_must(decode_bilinear(X, At[j], S, &n), "decoding with keys A_j^T x_i");
+        chapter_must(decode_bilinear(X, At[j], w, S, &n), "decoding with keys A_j^T x_i");
         f.keyed_wrong = fmax(f.keyed_wrong, mat_max_abs_diff(S, want[j]));
     }
-    chapter_must(decode_shared(X, A, FUNCS, shared, &f.raw), "decoding from the raw tokens");
-    chapter_must(decode_shared(X, At, FUNCS, wrong, &n), "decoding with queries A_j x_L");
-    chapter_must(decode_recomputed(X, A, FUNCS, again, &f.again), "recomputing every key");
+    chapter_must(decode_shared(X, A, FUNCS, w, shared, &f.raw), "decoding from the raw tokens");
+    chapter_must(decode_shared(X, At, FUNCS, w, wrong, &n), "decoding with queries A_j x_L");
+    chapter_must(decode_recomputed(X, A, FUNCS, w, again, &f.again), "recomputing every key");
     for (int j = 0; j < FUNCS; j++) {
         f.shared = fmax(f.shared, mat_max_abs_diff(shared[j], want[j]));
         f.shared_wrong = fmax(f.shared_wrong, mat_max_abs_diff(wrong[j], want[j]));

@@ -84,12 +84,13 @@ static void factored_section(const invent_opts *o, const example *m)
     gsl_matrix *swapped = scope_matrix(sc, T, T), *cached = scope_matrix(sc, T, T);
     gsl_matrix *causal = scope_matrix(sc, T, T), *wrong = scope_matrix(sc, T, T);
     gsl_matrix *keys = scope_matrix(sc, T, d), *Q = scope_matrix(sc, T, r), *K = scope_matrix(sc, T, r);
+    decode_work *w = SCOPE_KEEP(sc, decode_work_new(T, r), decode_work_free);
     decode_count n;
     chapter_must(bilinear_scores(m->X, m->A, keys, SA), "scoring with A");
     chapter_must(factor_scores(m->X, m->Wq, m->Wk, Q, K, SF), "scoring with queries and keys");
     chapter_must(factor_scores(m->X, m->Wk, m->Wq, Q, K, swapped), "scoring with the roles swapped");
-    chapter_must(decode_factored(m->X, m->Wq, m->Wk, cached, &n), "decoding from the keys");
-    chapter_must(decode_factored(m->X, m->Wk, m->Wq, wrong, &n), "decoding, roles swapped");
+    chapter_must(decode_factored(m->X, m->Wq, m->Wk, w, cached, &n), "decoding from the keys");
+    chapter_must(decode_factored(m->X, m->Wk, m->Wq, w, wrong, &n), "decoding, roles swapped");
     gsl_matrix_tricpy(CblasLower, CblasNonUnit, causal, SA); /* the pairs i <= t */
     double tol = rounding_tolerance(d + r, SA);
     check_matrix_close("Q1", "x_L^T (W_q^T W_k) x_i equals (W_q x_L) . (W_k x_i) for every pair",
@@ -392,8 +393,10 @@ static decode_count run_form(size_t T, size_t d, size_t r)
     scope *sc = scope_open();
     gsl_matrix *X = scope_matrix(sc, T, d), *S = scope_matrix(sc, T, T);
     gsl_matrix *W = scope_matrix(sc, r ? r : d, d);
+    decode_work *w = SCOPE_KEEP(sc, decode_work_new(T, r ? r : d), decode_work_free);
     decode_count n;
-    chapter_must(r ? decode_factored(X, W, W, S, &n) : decode_bilinear(X, W, S, &n), "decoding");
+    chapter_must(r ? decode_factored(X, W, W, w, S, &n) : decode_bilinear(X, W, w, S, &n),
+                 "decoding");
     scope_close(sc);
     return n;
 }
@@ -405,8 +408,9 @@ static decode_count run_uncached(size_t T, size_t d)
     scope *sc = scope_open();
     gsl_matrix *X = scope_matrix(sc, T, d), *S = scope_matrix(sc, T, T);
     const gsl_matrix *A = scope_matrix(sc, d, d);
+    decode_work *w = SCOPE_KEEP(sc, decode_work_new(T, d), decode_work_free);
     decode_count n;
-    chapter_must(decode_recomputed(X, &A, 1, &S, &n), "decoding without a cache");
+    chapter_must(decode_recomputed(X, &A, 1, w, &S, &n), "decoding without a cache");
     scope_close(sc);
     return n;
 }

@@ -1,4 +1,4 @@
-/* Inventing the Transformer, in C: the core library, in five layers (lowest
+/* Inventing the Transformer, in C: the core library, in seven layers (lowest
  * first). A chapter, an exercise or a test includes this one header; a file
  * inside lib/ includes the headers it needs, from its own layer or one that
  * lib/layers.txt lets it include (the compiler and scripts/check-layers.sh
@@ -12,13 +12,19 @@
 /* ---- runtime: options, narration, claims, figures ------------------------ */
 #include "runtime.h"
 
+/* ---- kernels: float32 attention at speed --------------------------------- */
+#include "kernels.h"
+
 /* ---- model: the derivation's pieces -------------------------------------- */
 #include "model.h"
 
-/* ---- learn: gradients, optimisers, training ------------------------------ */
-#include "learn.h"
+/* ---- data: corpora, counting baselines, checkpoints ---------------------- */
+#include "data.h"
 
-/* ---- kernels: float32 attention at speed --------------------------------- */
-#include "kernels.h"
+/* ---- toys: the small learners of chapters 10 and 12, gradient checks ----- */
+#include "toys.h"
+
+/* ---- learn: training and reading the language models --------------------- */
+#include "learn.h"
 
 #endif

@@ -1,9 +1,11 @@
 /* Unit tests: each ablated model's gradient of the numbers it trains against
  * finite differences (the no-mask model with the future visible, the no-scale
- * model through W_q = sqrt(r) Theta), and the fixed tensors staying fixed. */
+ * model through W_q = sqrt(r) Theta), the fixed tensors staying fixed, and the
+ * backward pass adding to the gradients, as every other does. */
 #include <criterion/criterion.h>
 #include <gsl/gsl_randist.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "ablation.h"
@@ -143,4 +145,46 @@ Test(ablation, free_a_starts_as_the_full_model)
     ablated_free(freeA);
     gsl_rng_free(r1);
     gsl_rng_free(r2);
+}
+
+/* a, after one pass -> the largest |second - 2 first| over the trained gradients
+ * after a second forward and backward pass on the same batch, relative to the
+ * largest first gradient: 0 when the backward pass adds, as every other does */
+static double second_pass_gap(ablation a)
+{
+    enum { B = 2, T = 5 };
+    gsl_rng *r = rng_new(7);
+    ablated *m = ablated_new(a, &tiny, r);
+    gpt_trace *tr = gpt_trace_new(m->w, B, T);
+    size_t x[B * T], y[B * T], n = ablated_param_count(m), at = 0;
+    for (size_t i = 0; i < B * T; i++)
+        x[i] = gsl_rng_uniform_int(r, tiny.vocab), y[i] = gsl_rng_uniform_int(r, tiny.vocab);
+    double loss, *first = malloc(n * sizeof *first), largest = 0.0, gap = 0.0;
+    cr_assert(tr && first);
+    cr_assert_eq(ablated_forward(m, x, y, tr, 1, &loss), INVENT_OK);
+    cr_assert_eq(ablated_backward(m, x, y, tr), INVENT_OK);
+    for (size_t k = 0; k < m->n_train; k++)
+        for (size_t i = 0; i < m->train[k].size; i++, at++)
+            first[at] = m->train[k].grad[i], largest = fmax(largest, fabs(first[at]));
+    cr_assert_eq(ablated_forward(m, x, y, tr, 1, &loss), INVENT_OK);
+    cr_assert_eq(ablated_backward(m, x, y, tr), INVENT_OK);
+    at = 0;
+    for (size_t k = 0; k < m->n_train; k++)
+        for (size_t i = 0; i < m->train[k].size; i++, at++)
+            gap = fmax(gap, fabs(m->train[k].grad[i] - 2.0 * first[at]));
+    free(first);
+    gpt_trace_free(tr);
+    ablated_free(m);
+    gsl_rng_free(r);
+    return gap / largest;
+}
+
+Test(ablation, the_backward_pass_adds_to_the_gradients)
+{
+    const ablation kinds[] = {ABL_FULL, ABL_NO_POSITION, ABL_NO_SCALE, ABL_FREE_A};
+    for (int k = 0; k < 4; k++) {
+        double gap = second_pass_gap(kinds[k]);
+        cr_assert(gap < 1e-12, "%s: two passes give %g of the largest gradient away from "
+                               "twice one pass", ablation_name(kinds[k]), gap);
+    }
 }

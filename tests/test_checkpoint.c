@@ -16,31 +16,25 @@
 #include "checkpoint.h"
 #include "gpt.h"
 #include "npy.h"
-#include "paths.h"
+#include "private_dir.h"
 #include "rng.h"
 #include "status.h"
 
 static const gpt_shape small = {.vocab = 5, .context = 4, .dim = 4, .heads = 2, .layers = 1,
                                 .hidden = 8, .norm = BLOCK_PRE_NORM};
+static const gpt_shape two_layers = {.vocab = 9, .context = 7, .dim = 8, .heads = 2,
+                                     .layers = 2, .hidden = 16, .norm = BLOCK_PRE_NORM};
 static const unsigned char symbols[5] = "abcde";
-static char root[96], ckpt[128];
+static char ckpt[PATH_MAX];
 
+/* the suite's own folder, the checkpoint "model" in it */
 static void make_root(void)
 {
-    const char *tmp = paths_temp_dir();
-    snprintf(root, sizeof root, "%.40s/invent-ckpt-test-%d", tmp, (int)getpid());
-    cr_assert_eq(mkdir(root, 0700), 0);
-    snprintf(ckpt, sizeof ckpt, "%s/model", root);
+    private_dir_make();
+    private_path(ckpt, sizeof ckpt, "model");
 }
 
-static void remove_root(void)
-{
-    char cmd[160];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);
-    cr_assert_eq(system(cmd), 0);
-}
-
-TestSuite(checkpoint, .init = make_root, .fini = remove_root);
+TestSuite(checkpoint, .init = make_root, .fini = private_dir_remove);
 
 /* folder -> how many entries it has (. and .. aside) */
 static int entries(const char *folder)
@@ -81,7 +75,7 @@ Test(checkpoint, a_save_over_a_checkpoint_replaces_it_whole_and_a_failed_one_lea
     cr_assert_eq(checkpoint_save(ckpt, b, symbols), INVENT_OK); /* replaced */
     cr_assert_eq(checkpoint_load(ckpt, back, bad, sizeof bad), INVENT_OK, "%s", bad);
     cr_assert_eq(first_value(back), first_value(b));
-    cr_assert_eq(entries(root), 1, "a temporary folder is left beside the checkpoint");
+    cr_assert_eq(entries(private_dir), 1, "a temporary folder is left beside the checkpoint");
     /* a file-size limit makes the next save fail midway: b stays whole */
     signal(SIGXFSZ, SIG_IGN);
     struct rlimit limit = {200, 200};
@@ -89,7 +83,7 @@ Test(checkpoint, a_save_over_a_checkpoint_replaces_it_whole_and_a_failed_one_lea
     cr_assert_eq(checkpoint_save(ckpt, a, symbols), INVENT_EIO);
     limit = (struct rlimit){RLIM_INFINITY, RLIM_INFINITY};
     setrlimit(RLIMIT_FSIZE, &limit);
-    cr_assert_eq(entries(root), 1, "the failed save left a temporary folder");
+    cr_assert_eq(entries(private_dir), 1, "the failed save left a temporary folder");
     cr_assert_eq(entries(ckpt), files);
     cr_assert_eq(checkpoint_load(ckpt, back, bad, sizeof bad), INVENT_OK, "%s", bad);
     cr_assert_eq(first_value(back), first_value(b), "the old checkpoint was overwritten");
@@ -101,41 +95,48 @@ Test(checkpoint, targets_are_checked_before_any_work_with_the_real_reason)
     char path[PATH_MAX], name[300];
     const char *why;
     size_t bytes = checkpoint_bytes(&small);
-    snprintf(path, sizeof path, "%s/new/", root); /* trailing slash, as --dump takes it */
+    private_path(path, sizeof path, "new/"); /* trailing slash, as --dump takes it */
     cr_assert_eq(checkpoint_check_target(path, bytes, &why), INVENT_OK, "%s", why);
-    snprintf(path, sizeof path, "%s/a/b/c", root); /* missing parents are made at save time */
+    private_path(path, sizeof path, "a/b/c"); /* missing parents are made at save time */
     cr_assert_eq(checkpoint_check_target(path, bytes, &why), INVENT_OK, "%s", why);
-    cr_assert_eq(entries(root), 0, "the check left something behind");
-    snprintf(path, sizeof path, "%s/file", root);
+    cr_assert_eq(entries(private_dir), 0, "the check left something behind");
+    private_path(path, sizeof path, "file");
     FILE *f = fopen(path, "w");
     fclose(f);
     cr_assert_eq(checkpoint_check_target(path, bytes, &why), INVENT_EIO);
     cr_assert(strstr(why, "not a folder"), "%s", why);
-    snprintf(path, sizeof path, "%s/file/below", root);
+    private_path(path, sizeof path, "file/below");
     cr_assert_eq(checkpoint_check_target(path, bytes, &why), INVENT_EIO);
     cr_assert(strstr(why, "ot a directory"), "%s", why);
-    cr_assert_eq(checkpoint_check_target(root, bytes, &why), INVENT_EIO); /* holds "file" */
+    cr_assert_eq(checkpoint_check_target(private_dir, bytes, &why), INVENT_EIO); /* holds "file" */
     cr_assert(strstr(why, "other files"), "%s", why);
     cr_assert_eq(checkpoint_check_target("/dev/null", bytes, &why), INVENT_EIO);
     cr_assert_eq(checkpoint_check_target("/proc/invent-ckpt", bytes, &why), INVENT_EIO);
     cr_assert(strstr(why, "/proc"), "%s", why);
     memset(name, 'n', 250), name[250] = '\0'; /* 250 bytes: no room for the temporary name */
-    snprintf(path, sizeof path, "%s/%s", root, name);
+    private_path(path, sizeof path, name);
     cr_assert_eq(checkpoint_check_target(path, bytes, &why), INVENT_EIO);
     cr_assert(strstr(why, "NAME_MAX"), "%s", why);
     name[240] = '\0'; /* the near miss: 240 bytes leave room */
-    snprintf(path, sizeof path, "%s/%s", root, name);
+    private_path(path, sizeof path, name);
     cr_assert_eq(checkpoint_check_target(path, bytes, &why), INVENT_OK, "%s", why);
     cr_assert_eq(checkpoint_check_target(ckpt, (size_t)1 << 62, &why), INVENT_EIO);
     cr_assert(strstr(why, "space"), "%s", why);
+}
+
+/* name -> buf: the path of the checkpoint's file name.npy */
+static const char *ckpt_file(char *buf, size_t size, const char *name)
+{
+    char file[64];
+    cr_assert_lt(snprintf(file, sizeof file, "model/%s.npy", name), (int)sizeof file);
+    return private_path(buf, size, file);
 }
 
 /* file name (in ckpt) <- a float64 vector of n numbers */
 static void write_numbers(const char *name, const double *x, size_t n)
 {
     char path[PATH_MAX];
-    snprintf(path, sizeof path, "%s/%s.npy", ckpt, name);
-    cr_assert_eq(npy_save(path, NPY_F64, 1, &n, x), INVENT_OK);
+    cr_assert_eq(npy_save(ckpt_file(path, sizeof path, name), NPY_F64, 1, &n, x), INVENT_OK);
 }
 
 Test(checkpoint, headers_and_values_are_checked_when_read)
@@ -166,7 +167,7 @@ Test(checkpoint, headers_and_values_are_checked_when_read)
     tensor_ref t[gpt_tensor_count(&small)];
     gpt_tensors(w, NULL, t);
     char path[PATH_MAX];
-    snprintf(path, sizeof path, "%s/%s.npy", ckpt, t[1].name);
+    ckpt_file(path, sizeof path, t[1].name);
     const double values[3] = {NAN, 1e300, 0.5}; /* the last one is the near miss */
     const int want[3] = {INVENT_EFORMAT, INVENT_EFORMAT, INVENT_OK};
     for (int k = 0; k < 3; k++) {
@@ -204,9 +205,41 @@ Test(checkpoint, eps_is_saved_and_read_back_and_an_old_checkpoint_gets_the_fixed
         cr_assert_eq(checkpoint_load(ckpt, back, why, sizeof why), INVENT_EFORMAT, "%g", bad[k]);
         cr_assert(strstr(why, "eps.npy"), "%s", why);
     }
-    snprintf(path, sizeof path, "%s/eps.npy", ckpt);
+    ckpt_file(path, sizeof path, "eps");
     cr_assert_eq(unlink(path), 0);
     cr_assert_eq(checkpoint_load(ckpt, back, why, sizeof why), INVENT_OK, "%s", why);
     cr_assert_eq(back->blocks[0]->eps, CHECKPOINT_OLD_EPS);
     gpt_free(w), gpt_free(back);
+}
+
+Test(checkpoint, saved_and_loaded_weights_are_identical_and_shapes_are_checked)
+{
+    char bad[160];
+    gsl_rng *r = rng_new(3);
+    gpt_weights *w = gpt_new(&two_layers, r), *back = gpt_new(&two_layers, NULL);
+    const unsigned char alphabet[9] = "abcdefghi";
+    cr_assert_eq(checkpoint_save(ckpt, w, alphabet), INVENT_OK);
+    gpt_shape s;
+    unsigned char got[256];
+    size_t V;
+    char why[160];
+    cr_assert_eq(checkpoint_peek(ckpt, &s, got, &V, why, sizeof why), INVENT_OK, "%s", why);
+    cr_assert(V == 9 && got[8] == 'i' && s.layers == 2 && s.hidden == 16 && s.norm == BLOCK_PRE_NORM);
+    cr_assert_eq(checkpoint_load(ckpt, back, bad, sizeof bad), INVENT_OK);
+    tensor_ref a[gpt_tensor_count(&two_layers)], b[gpt_tensor_count(&two_layers)];
+    gpt_tensors(w, NULL, a);
+    gpt_tensors(back, NULL, b);
+    for (size_t k = 0; k < gpt_tensor_count(&two_layers); k++)
+        cr_assert_arr_eq(a[k].value, b[k].value, a[k].size * sizeof(double), "%s", a[k].name);
+    gpt_shape wider = two_layers;
+    wider.hidden = 24;
+    gpt_weights *other = gpt_new(&wider, NULL);
+    cr_assert_eq(checkpoint_load(ckpt, other, bad, sizeof bad), INVENT_ESHAPE);
+    cr_assert_str_eq(bad, "l0.W1: its shape does not match the sizes in shape.npy");
+    checkpoint_remove(ckpt, w);
+    cr_assert_neq(access(ckpt, F_OK), 0, "the folder is gone");
+    gpt_free(other);
+    gpt_free(w);
+    gpt_free(back);
+    gsl_rng_free(r);
 }

@@ -11,31 +11,17 @@
 
 #include "corpus.h"
 #include "ngram.h"
-#include "paths.h"
+#include "private_dir.h"
 #include "rng.h"
 #include "status.h"
 
-static char dir[64], file[96];
+static char file[PATH_MAX];
 
-#define SCRATCH_NAMES 7
-
+/* the test's own folder, the corpus file "text" in it */
 static void make_dir(void)
 {
-    const char *tmp = paths_temp_dir();
-    snprintf(dir, sizeof dir, "%.40s/invent-corpus-%d", tmp, (int)getpid());
-    mkdir(dir, 0700);
-    snprintf(file, sizeof file, "%s/text", dir);
-}
-
-static void remove_dir(void)
-{
-    char path[128];
-    const char *names[SCRATCH_NAMES] = {"text", "b", "a", "a.dat", "c.txt", "fifo", "big"};
-    for (size_t k = 0; k < SCRATCH_NAMES; k++) {
-        snprintf(path, sizeof path, "%s/%s", dir, names[k]);
-        unlink(path);
-    }
-    rmdir(dir);
+    private_dir_make();
+    private_path(file, sizeof file, "text");
 }
 
 static void write_file(const char *path, const char *text)
@@ -46,7 +32,7 @@ static void write_file(const char *path, const char *text)
     fclose(f);
 }
 
-TestSuite(corpus, .init = make_dir, .fini = remove_dir);
+TestSuite(corpus, .init = make_dir, .fini = private_dir_remove);
 
 Test(corpus, alphabet_and_tokens)
 {
@@ -125,15 +111,15 @@ Test(corpus, a_text_of_few_pieces_is_cut_into_lines_then_into_equal_parts)
 
 Test(corpus, a_folder_reads_its_text_files_in_name_order)
 {
-    char path[128];
-    snprintf(path, sizeof path, "%s/b", dir);
+    char path[PATH_MAX];
+    private_path(path, sizeof path, "b");
     write_file(path, "second");
-    snprintf(path, sizeof path, "%s/a", dir);
+    private_path(path, sizeof path, "a");
     write_file(path, "first ");
-    snprintf(path, sizeof path, "%s/a.dat", dir);
+    private_path(path, sizeof path, "a.dat");
     write_file(path, "index, not text");
     corpus *c;
-    cr_assert_eq(corpus_load(dir, &c), INVENT_OK);
+    cr_assert_eq(corpus_load(private_dir, &c), INVENT_OK);
     cr_assert_eq(c->files, 2);
     cr_assert_eq(c->n, 12);
     cr_assert_eq(c->symbols[c->tokens[0]], 'f');
@@ -149,7 +135,7 @@ Test(corpus, missing_and_empty_files_are_refused)
     cr_assert_null(c);
     write_file(file, "");
     cr_assert_eq(corpus_load(file, &c), INVENT_EFORMAT);
-    cr_assert_eq(corpus_load(dir, &c), INVENT_EFORMAT); /* "text" is empty, nothing else */
+    cr_assert_eq(corpus_load(private_dir, &c), INVENT_EFORMAT); /* "text" is empty, nothing else */
 }
 
 /* Issue 28: what is not a regular file is refused at once (a FIFO nobody
@@ -158,14 +144,14 @@ Test(corpus, missing_and_empty_files_are_refused)
 Test(corpus, fifos_devices_and_huge_files_are_refused_without_reading)
 {
     corpus *c;
-    char path[128];
-    snprintf(path, sizeof path, "%s/fifo", dir);
+    char path[PATH_MAX];
+    private_path(path, sizeof path, "fifo");
     cr_assert_eq(mkfifo(path, 0600), 0);
     cr_assert_eq(corpus_load(path, &c), INVENT_EIO);
     cr_assert_eq(errno, EINVAL);
     cr_assert_eq(corpus_load("/dev/zero", &c), INVENT_EIO);
     cr_assert_eq(errno, EINVAL);
-    snprintf(path, sizeof path, "%s/big", dir);
+    private_path(path, sizeof path, "big");
     write_file(path, "x");
     cr_assert_eq(truncate(path, (off_t)CORPUS_MAX_BYTES + 1), 0); /* sparse: no disk used */
     cr_assert_eq(corpus_load(path, &c), INVENT_EIO);
@@ -175,11 +161,11 @@ Test(corpus, fifos_devices_and_huge_files_are_refused_without_reading)
     cr_assert_eq(c->n, CORPUS_MAX_BYTES);
     corpus_free(c);
     unlink(path);
-    snprintf(path, sizeof path, "%s/c.txt", dir);
+    private_path(path, sizeof path, "c.txt");
     write_file(path, "third");
-    snprintf(path, sizeof path, "%s/a", dir);
+    private_path(path, sizeof path, "a");
     write_file(path, "first ");
-    cr_assert_eq(corpus_load(dir, &c), INVENT_OK); /* a, c.txt; the FIFO and "text" skipped */
+    cr_assert_eq(corpus_load(private_dir, &c), INVENT_OK); /* a, c.txt; the FIFO and "text" skipped */
     cr_assert_eq(c->files, 2);
     cr_assert_eq(c->n, 11);
     corpus_free(c);

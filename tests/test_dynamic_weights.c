@@ -15,20 +15,29 @@ Test(dynamic_weights, source_only_rows_are_equal_receiver_rows_differ)
     gsl_rng *r = rng_new(3);
     attn_additive *a = generator(r);
     gsl_matrix *X = mat_gaussian(4, 2, 1.0, r), *W = gsl_matrix_alloc(4, 4);
-    cr_assert_eq(dw_weights(a, DW_SOURCE_ONLY, X, X, W), INVENT_OK);
+    dw_work *work = dw_work_new(4, 2, 3);
+    gsl_vector_set_all(work->zero, 1.0); /* the workspace's numbers do not matter */
+    cr_assert_eq(dw_weights(a, DW_SOURCE_ONLY, X, X, work, W), INVENT_OK);
     for (size_t j = 1; j < 4; j++)
         for (size_t i = 0; i < 4; i++)
             cr_assert_eq(gsl_matrix_get(W, j, i), gsl_matrix_get(W, 0, i));
     cr_assert_eq(dw_row_spread(W), 0.0);
-    cr_assert_eq(dw_weights(a, DW_SOURCE_AND_RECEIVER, X, X, W), INVENT_OK);
+    double alone;
+    gsl_vector *zero = gsl_vector_calloc(2);
+    gsl_vector_view x0 = gsl_matrix_row(X, 0);
+    cr_assert_eq(score_additive(a, &x0.vector, zero, &alone), INVENT_OK);
+    gsl_vector_free(zero);
+    cr_assert_float_eq(gsl_matrix_get(W, 3, 0), alone, 1e-15, "W[j][i] = a(s_i, 0)");
+    cr_assert_eq(dw_weights(a, DW_SOURCE_AND_RECEIVER, X, X, work, W), INVENT_OK);
     cr_assert_gt(dw_row_spread(W), 1e-6);
     double w;
     gsl_vector_view x1 = gsl_matrix_row(X, 1), x2 = gsl_matrix_row(X, 2);
     cr_assert_eq(score_additive(a, &x1.vector, &x2.vector, &w), INVENT_OK);
     cr_assert_float_eq(gsl_matrix_get(W, 2, 1), w, 1e-15, "W[j][i] = a(s_i, r_j)");
-    cr_assert_eq(dw_weights(a, DW_SELF_ONLY, X, X, W), INVENT_OK);
+    cr_assert_eq(dw_weights(a, DW_SELF_ONLY, X, X, work, W), INVENT_OK);
     cr_assert_eq(gsl_matrix_get(W, 2, 1), 0.0);
     cr_assert_neq(gsl_matrix_get(W, 2, 2), 0.0);
+    dw_work_free(work);
     attn_additive_free(a);
     gsl_matrix_free(X);
     gsl_matrix_free(W);
@@ -51,8 +60,14 @@ Test(dynamic_weights, rejects_bad_shapes)
     gsl_rng *r = rng_new(1);
     attn_additive *a = generator(r);
     gsl_matrix *S = gsl_matrix_calloc(3, 2), *R = gsl_matrix_calloc(4, 2), *W = gsl_matrix_alloc(3, 3);
-    cr_assert_eq(dw_weights(a, DW_SOURCE_AND_RECEIVER, S, R, W), INVENT_ESHAPE);
+    dw_work *w = dw_work_new(3, 2, 3), *wide = dw_work_new(3, 3, 3);
+    cr_assert_eq(dw_weights(a, DW_SOURCE_AND_RECEIVER, S, R, w, W), INVENT_ESHAPE);
+    cr_assert_eq(dw_weights(a, DW_SOURCE_ONLY, S, S, wide, W), INVENT_ESHAPE, "zero of 3, d = 2");
+    cr_assert_eq(dw_weights(a, DW_SOURCE_ONLY, S, S, w, W), INVENT_OK);
+    cr_assert_null(dw_work_new(0, 2, 3));
     cr_assert_eq(dw_layer(W, R, R), INVENT_ESHAPE);
+    dw_work_free(w);
+    dw_work_free(wide);
     attn_additive_free(a);
     gsl_matrix_free(S);
     gsl_matrix_free(R);
@@ -65,15 +80,19 @@ Test(dynamic_weights, diagonal_equals_sum_of_one_hots)
     double c[] = {1.5, -2.0, 0.25};
     gsl_vector_view C = gsl_vector_view_array(c, 3);
     gsl_matrix *D = gsl_matrix_alloc(3, 3), *E = gsl_matrix_alloc(3, 3);
+    gsl_matrix *onehot[3] = {gsl_matrix_alloc(3, 3), gsl_matrix_alloc(3, 3), gsl_matrix_alloc(3, 3)};
     cr_assert_eq(dw_diagonal(&C.vector, D), INVENT_OK);
-    cr_assert_eq(dw_onehot_sum(&C.vector, E), INVENT_OK);
+    cr_assert_eq(dw_onehot_sum(&C.vector, onehot, E), INVENT_OK);
     for (size_t i = 0; i < 3; i++)
         for (size_t j = 0; j < 3; j++) {
             cr_assert_eq(gsl_matrix_get(D, i, j), i == j ? c[i] : 0.0);
             cr_assert_eq(gsl_matrix_get(E, i, j), gsl_matrix_get(D, i, j));
+            cr_assert_eq(gsl_matrix_get(onehot[1], i, j), i == 1 && j == 1);
         }
     gsl_matrix_free(D);
     gsl_matrix_free(E);
+    for (int k = 0; k < 3; k++)
+        gsl_matrix_free(onehot[k]);
 }
 
 Test(dynamic_weights, mixture_and_coefficients)

@@ -118,6 +118,8 @@ Test(gpt, tensor_list_covers_every_parameter_once)
     for (size_t k = 0; k < gpt_tensor_count(&tiny); k++)
         total += t[k].size;
     cr_assert_eq(total, gpt_param_count(&tiny));
+    cr_assert_eq(tensors_numbers(t, gpt_tensor_count(&tiny)), total);
+    cr_assert_eq(tensors_numbers(t, 1), t[0].size);
     cr_assert_str_eq(t[0].name, "tok_emb");
     cr_assert_str_eq(t[2].name, "l0.Wq");
     cr_assert_str_eq(t[gpt_tensor_count(&tiny) - 1].name, "bout");

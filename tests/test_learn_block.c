@@ -1,4 +1,4 @@
-/* Unit tests: the block learner of chapter 10's T2 (lib/learn/learn_block.c). */
+/* Unit tests: the block learner of chapter 10's T2 (lib/toys/learn_block.c). */
 #include <criterion/criterion.h>
 #include <math.h>
 

@@ -11,21 +11,19 @@
 #include <unistd.h>
 
 #include "npy.h"
-#include "paths.h"
+#include "private_dir.h"
 #include "status.h"
 
-static char path[96], tmpdir[48];
+static char path[PATH_MAX];
 
+/* the test's own folder, the file "x.npy" in it */
 static void make_path(void)
 {
-    const char *tmp = paths_temp_dir();
-    snprintf(tmpdir, sizeof tmpdir, "%.40s", tmp);
-    snprintf(path, sizeof path, "%s/invent-npy-%d.npy", tmpdir, (int)getpid());
+    private_dir_make();
+    private_path(path, sizeof path, "x.npy");
 }
 
-static void remove_path(void) { unlink(path); }
-
-TestSuite(npy, .init = make_path, .fini = remove_path);
+TestSuite(npy, .init = make_path, .fini = private_dir_remove);
 
 Test(npy, double_matrix_round_trip)
 {
@@ -198,13 +196,13 @@ Test(npy, unwritable_path_is_an_io_error)
     cr_assert_eq(npy_save("/nonexistent/dir/x.npy", NPY_F64, 1, shape, &x), INVENT_EIO);
 }
 
-/* How many entries of dir start with prefix. */
-static int count_entries(const char *dir, const char *prefix)
+/* How many entries dir holds (. and .. aside). */
+static int count_entries(const char *dir)
 {
     DIR *d = opendir(dir);
     int n = 0;
     for (struct dirent *e; d && (e = readdir(d));)
-        n += strncmp(e->d_name, prefix, strlen(prefix)) == 0;
+        n += strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0;
     if (d)
         closedir(d);
     return n;
@@ -218,14 +216,12 @@ Test(npy, a_write_that_fails_leaves_no_file_behind)
     cr_assert_eq(setrlimit(RLIMIT_FSIZE, &limit), 0);
     size_t shape[1] = {1024};
     double x[1024] = {0};
-    char name[64];
-    snprintf(name, sizeof name, "invent-npy-%d.npy", (int)getpid());
     cr_assert_eq(npy_save(path, NPY_F64, 1, shape, x), INVENT_EIO);
     cr_assert_eq(errno, EFBIG);
-    cr_assert_eq(count_entries(tmpdir, name), 0, "a partial or temporary file is left");
+    cr_assert_eq(count_entries(private_dir), 0, "a partial or temporary file is left");
     shape[0] = 8; /* a small one is written whole, under its own name only */
     cr_assert_eq(npy_save(path, NPY_F64, 1, shape, x), INVENT_OK);
-    cr_assert_eq(count_entries(tmpdir, name), 1);
+    cr_assert_eq(count_entries(private_dir), 1);
 }
 
 Test(npy, a_failed_save_keeps_the_previous_file)

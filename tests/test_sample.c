@@ -1,15 +1,11 @@
 /* Unit tests: generation with the key-value cache gives the logits of the
- * full forward pass; sampling respects top-k; checkpoints round-trip. */
+ * full forward pass; sampling respects top-k. */
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
-#include "checkpoint.h"
 #include "gpt.h"
-#include "paths.h"
 #include "rng.h"
 #include "sample.h"
 #include "status.h"
@@ -111,40 +107,5 @@ Test(sample, the_next_logits_past_the_context_equal_the_full_pass_over_the_refil
     gsl_vector_free(z);
     gpt_cache_free(c);
     gpt_free(w);
-    gsl_rng_free(r);
-}
-
-Test(checkpoint, saved_and_loaded_weights_are_identical_and_shapes_are_checked)
-{
-    char dir[64], bad[160];
-    const char *tmp = paths_temp_dir();
-    snprintf(dir, sizeof dir, "%.40s/invent-ckpt-%d", tmp, (int)getpid());
-    cr_assert_eq(mkdir(dir, 0700), 0);
-    gsl_rng *r = rng_new(3);
-    gpt_weights *w = gpt_new(&small, r), *back = gpt_new(&small, NULL);
-    unsigned char symbols[9] = "abcdefghi";
-    cr_assert_eq(checkpoint_save(dir, w, symbols), INVENT_OK);
-    gpt_shape s;
-    unsigned char got[256];
-    size_t V;
-    char why[160];
-    cr_assert_eq(checkpoint_peek(dir, &s, got, &V, why, sizeof why), INVENT_OK, "%s", why);
-    cr_assert(V == 9 && got[8] == 'i' && s.layers == 2 && s.hidden == 16 && s.norm == BLOCK_PRE_NORM);
-    cr_assert_eq(checkpoint_load(dir, back, bad, sizeof bad), INVENT_OK);
-    tensor_ref a[gpt_tensor_count(&small)], b[gpt_tensor_count(&small)];
-    gpt_tensors(w, NULL, a);
-    gpt_tensors(back, NULL, b);
-    for (size_t k = 0; k < gpt_tensor_count(&small); k++)
-        cr_assert_arr_eq(a[k].value, b[k].value, a[k].size * sizeof(double), "%s", a[k].name);
-    gpt_shape wider = small;
-    wider.hidden = 24;
-    gpt_weights *other = gpt_new(&wider, NULL);
-    cr_assert_eq(checkpoint_load(dir, other, bad, sizeof bad), INVENT_ESHAPE);
-    cr_assert_str_eq(bad, "l0.W1: its shape does not match the sizes in shape.npy");
-    checkpoint_remove(dir, w);
-    cr_assert_neq(access(dir, F_OK), 0, "the folder is gone");
-    gpt_free(other);
-    gpt_free(w);
-    gpt_free(back);
     gsl_rng_free(r);
 }

@@ -20,7 +20,7 @@
  *   - otherwise the weights are finite, >= 0, and sum to 1, for scores as
  *     large as +-1e300 and any T; returns INVENT_OK.
  * Write it yourself: the grade refuses calls to softmax_vector, softmax_rows,
- * attn_weights, attn_matrix_form and attn_sum_form; and to every library
+ * attn_weights and attn_sum_form; and to every library
  * function that does the same work (found by walking the library's call graph:
  * each calls one of them, or is one of them wrapped): ablated_batch_forward,
  * ablated_forward, additive_weights, attn_forward, block_forward,

@@ -18,8 +18,8 @@
  *   - Q, K, V and out may be views whose rows lie further apart than their
  *     width (a tda).
  * Use the library: gsl_blas_dgemm for both products, mask_causal, softmax_rows.
- * Write it yourself: the grade refuses calls to attn_matrix_form, attn_sum_form
- * and attn_weights; and to every library function that does the same work
+ * Write it yourself: the grade refuses calls to attn_sum_form and attn_weights;
+ * and to every library function that does the same work
  * (found by walking the library's call graph: each calls one of them, or is one
  * of them wrapped): ablated_batch_forward, ablated_forward, attn_forward,
  * block_forward, gpt_batch_forward, gpt_forward, gpt_gradcheck, gpt_probe_run,

@@ -21,18 +21,16 @@ static attn_additive *viewed_score(size_t d, size_t h, gsl_rng *r)
     return a;
 }
 
-/* a, S, R -> what two known mistakes give: W transposed, and the
- * receiver's input left out (the source-only generator) */
+/* a, S, R, W: the right weights, w: the library's workspace -> what two known
+ * mistakes give: W transposed, and the receiver's input left out (the
+ * source-only generator) */
 static void mistaken_weights(const attn_additive *a, const gsl_matrix *S, const gsl_matrix *R,
-                             gsl_matrix *out[2])
+                             const gsl_matrix *W, const dw_work *w, gsl_matrix *out[2])
 {
     size_t T = S->size1;
     out[0] = grade_nan(T, T), out[1] = grade_nan(T, T);
-    gsl_matrix *W = grade_nan(T, T);
-    dw_weights(a, DW_SOURCE_AND_RECEIVER, S, R, W);
     gsl_matrix_transpose_memcpy(out[0], W);
-    dw_weights(a, DW_SOURCE_ONLY, S, R, out[1]);
-    gsl_matrix_free(W);
+    dw_weights(a, DW_SOURCE_ONLY, S, R, w, out[1]);
 }
 
 /* the student's weights on padded copies of random S, R and the library's
@@ -45,8 +43,11 @@ static void compare(size_t T, size_t d, size_t h, double sigma, unsigned long se
     gsl_matrix *S0 = grade_gaussian(T, d, sigma, r), *R0 = grade_gaussian(T, d, sigma, r);
     gsl_matrix *S = grade_padded(S0), *R = grade_padded(R0), *known[2];
     gsl_matrix *got = grade_nan_padded(T, T), *want = grade_nan(T, T);
-    cr_assert_eq(dw_weights(a, DW_SOURCE_AND_RECEIVER, S0, R0, want), INVENT_OK);
-    mistaken_weights(a, S0, R0, known);
+    dw_work *w = dw_work_new(T, d, h);
+    cr_assert(w != NULL, "grader: out of memory");
+    cr_assert_eq(dw_weights(a, DW_SOURCE_AND_RECEIVER, S0, R0, w, want), INVENT_OK);
+    mistaken_weights(a, S0, R0, want, w, known);
+    dw_work_free(w);
     const grade_mistake mistakes[] = {
         {known[0], "W is transposed: row j of W holds what unit j receives, W[j][i] = a(s_i, r_j)"},
         {known[1], "the receiver's input is left out: pass r_j = row j of R as the second "
@@ -134,8 +135,11 @@ GRADE(ex02, no_memory_leak)
     gsl_rng *r = grade_rng(26);
     attn_additive *a = viewed_score(3, 2, r);
     gsl_matrix *S = grade_gaussian(6, 3, 1.0, r), *W = grade_nan(6, 6);
-    GRADE_NO_LEAK(dw_weights(a, DW_SOURCE_AND_RECEIVER, S, S, W),
-                  ex02_receiver_weights(a, S, S, W),
+    dw_work *w = dw_work_new(6, 3, 2); /* the library's pass first: what it sets up once */
+    cr_assert(w != NULL, "grader: out of memory");
+    dw_weights(a, DW_SOURCE_AND_RECEIVER, S, S, w, W);
+    dw_work_free(w);
+    GRADE_NO_LEAK(0, ex02_receiver_weights(a, S, S, W),
                   "free every vector you allocate, and keep none from one call to the next");
     gsl_matrix_free(S), gsl_matrix_free(W);
     attn_additive_free(a);

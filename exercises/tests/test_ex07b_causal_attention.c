@@ -1,6 +1,6 @@
 /* Grader for exercise 7b: causal attention in matrix form, against
  * attn_forward with ATTN_CAUSAL. Q, K, V and out are views with a tda.
- * Refused calls: attn_matrix_form attn_sum_form attn_weights ablated_forward attn_forward
+ * Refused calls: attn_sum_form attn_weights ablated_forward attn_forward
  *   block_forward gpt_forward gpt_gradcheck gpt_probe_run learn_recall_attention
  *   mha_forward learn_block_pass ablated_batch_forward gpt_batch_forward
  * Allowed calls: mask_causal softmax_rows */

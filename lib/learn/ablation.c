@@ -212,10 +212,7 @@ void ablated_free(ablated *m)
 
 size_t ablated_param_count(const ablated *m)
 {
-    size_t n = 0;
-    for (size_t k = 0; k < m->n_train; k++)
-        n += m->train[k].size;
-    return n;
+    return tensors_numbers(m->train, m->n_train);
 }
 
 int ablated_forward(ablated *m, const size_t *x, const size_t *y, gpt_trace *tr, int training,
@@ -234,13 +231,13 @@ int ablated_forward(ablated *m, const size_t *x, const size_t *y, gpt_trace *tr,
 
 int ablated_backward(ablated *m, const size_t *x, const size_t *y, gpt_trace *tr)
 {
-    for (size_t k = 0; k < m->n_all; k++)
-        memset(m->all[k].grad, 0, m->all[k].size * sizeof(double));
+    for (size_t l = 0; m->theta && l < m->w->shape.layers; l++)
+        gsl_matrix_set_zero(m->g->blocks[l]->attn->Wq); /* this pass's dL/dW_q alone */
     int status = gpt_backward(m->w, x, y, tr, m->g);
     for (size_t l = 0; m->theta && status == INVENT_OK && l < m->w->shape.layers; l++) {
-        /* dL/dTheta = sqrt(r) dL/dW_q */
-        gsl_matrix_memcpy(m->dtheta[l], m->g->blocks[l]->attn->Wq);
-        gsl_matrix_scale(m->dtheta[l], m->stretch);
+        /* W_q = stretch Theta: dL/dTheta += stretch dL/dW_q */
+        gsl_matrix_scale(m->g->blocks[l]->attn->Wq, m->stretch);
+        gsl_matrix_add(m->dtheta[l], m->g->blocks[l]->attn->Wq);
     }
     return status;
 }

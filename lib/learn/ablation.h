@@ -73,8 +73,9 @@ size_t ablated_param_count(const ablated *m);
 int ablated_forward(ablated *m, const size_t *x, const size_t *y, gpt_trace *tr, int training,
                     double *loss);
 
-/* right after ablated_forward: every gradient set to that of the loss (not added);
- * the trained list's gradients are those of the trained numbers */
+/* right after ablated_forward: the trained list's gradients += those of the loss,
+ * as every backward pass adds (train_step zeroes them first); the fixed tensors'
+ * gradients, which nothing reads, collect what reaches them */
 int ablated_backward(ablated *m, const size_t *x, const size_t *y, gpt_trace *tr);
 
 /* The ablated model as train_step (train_step.h) takes it: the model, one batch's trace. */

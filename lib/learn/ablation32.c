@@ -117,10 +117,7 @@ void ablated32_free(ablated32 *m)
 
 size_t ablated32_param_count(const ablated32 *m)
 {
-    size_t n = 0;
-    for (size_t k = 0; k < m->n_train; k++)
-        n += m->train[k].size;
-    return n;
+    return tensors_numbers(m->train, m->n_train);
 }
 
 int ablated32_forward(ablated32 *m, const size_t *x, const size_t *y, int training,

@@ -13,11 +13,10 @@ int adamw_init(adamw *opt, const tensor_ref *t, size_t count, double weight_deca
                    .count = count};
     if (!(weight_decay >= 0.0))
         return INVENT_ERANGE;
-    for (size_t k = 0; k < count; k++) {
+    for (size_t k = 0; k < count; k++)
         if ((t[k].value32 != NULL) != (t[0].value32 != NULL))
             return INVENT_ERANGE;
-        opt->total += t[k].size;
-    }
+    opt->total = tensors_numbers(t, count);
     size_t n = opt->total ? opt->total : 1;
     if (count && t[0].value32) {
         opt->m32 = calloc(n, sizeof(float));

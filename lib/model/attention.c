@@ -69,17 +69,6 @@ int attn_backward(const gsl_matrix *Q, const gsl_matrix *K, const gsl_matrix *V,
     return status;
 }
 
-int attn_matrix_form(const gsl_matrix *Q, const gsl_matrix *K, const gsl_matrix *V,
-                     double scale, attn_mask mask, gsl_matrix *out)
-{
-    gsl_matrix *W = gsl_matrix_alloc(Q->size1, K->size1);
-    if (!W)
-        return INVENT_ENOMEM;
-    int status = attn_forward(Q, K, V, scale, mask, W, out);
-    gsl_matrix_free(W);
-    return status;
-}
-
 /* out_t <- sum over visible i of softmax(scale q_t . k_i) v_i, for one t */
 static int attend_one(const gsl_matrix *Q, const gsl_matrix *K, const gsl_matrix *V,
                       double scale, size_t t, size_t visible, gsl_vector *s, gsl_matrix *out)

@@ -30,13 +30,6 @@ int attn_backward(const gsl_matrix *Q, const gsl_matrix *K, const gsl_matrix *V,
                   const gsl_matrix *W, const gsl_matrix *dOut, gsl_matrix *dQ, gsl_matrix *dK,
                   gsl_matrix *dV, gsl_matrix *work);
 
-/* Q: (T, dk), K: (T', dk), V: (T', dv) -> out: (T, dv) = W V, attn_forward
- * with the weights allocated and dropped on every call. Chapters, tests and
- * exercises pass their own W to attn_forward; the one caller left is
- * lib/learn/gradcheck.c, and this goes when it does the same. */
-int attn_matrix_form(const gsl_matrix *Q, const gsl_matrix *K, const gsl_matrix *V,
-                     double scale, attn_mask mask, gsl_matrix *out);
-
 /* The same output, one query position at a time: for each t, scores
  * s_i = scale * q_t . k_i over the visible i, weights = softmax(s), and
  * out_t = sum_i w_i v_i. No T x T' matrix is formed: scores: (T') holds one

@@ -30,23 +30,50 @@ static int one_weight(const attn_additive *a, dw_kind kind, const gsl_matrix *S,
     return attn_additive_score(a->W1, a->W2, a->v, &s.vector, receiver, w);
 }
 
+dw_work *dw_work_new(size_t T, size_t d, size_t h)
+{
+    dw_work *w = calloc(1, sizeof *w);
+    if (!w || T == 0 || d == 0 || h == 0) {
+        free(w);
+        return NULL;
+    }
+    w->zero = gsl_vector_calloc(d);
+    w->P1 = gsl_matrix_alloc(T, h);
+    w->P2 = gsl_matrix_alloc(T, h);
+    w->Phi = gsl_matrix_alloc(T, h);
+    if (!w->zero || !w->P1 || !w->P2 || !w->Phi) {
+        dw_work_free(w);
+        return NULL;
+    }
+    return w;
+}
+
+void dw_work_free(dw_work *w)
+{
+    if (!w)
+        return;
+    gsl_vector_free(w->zero);
+    gsl_matrix_free(w->P1);
+    gsl_matrix_free(w->P2);
+    gsl_matrix_free(w->Phi);
+    free(w);
+}
+
 int dw_weights(const attn_additive *a, dw_kind kind, const gsl_matrix *S, const gsl_matrix *R,
-               gsl_matrix *W)
+               const dw_work *w, gsl_matrix *W)
 {
     size_t T = S->size1;
-    if (R->size1 != T || R->size2 != S->size2 || W->size1 != T || W->size2 != T)
+    if (R->size1 != T || R->size2 != S->size2 || W->size1 != T || W->size2 != T ||
+        w->zero->size != S->size2)
         return INVENT_ESHAPE;
-    gsl_vector *zero = gsl_vector_calloc(S->size2);
-    if (!zero)
-        return INVENT_ENOMEM;
+    gsl_vector_set_zero(w->zero);
     int status = INVENT_OK;
     for (size_t j = 0; j < T && status == INVENT_OK; j++)
         for (size_t i = 0; i < T && status == INVENT_OK; i++) {
-            double w = 0.0;
-            status = one_weight(a, kind, S, R, zero, j, i, &w);
-            gsl_matrix_set(W, j, i, w);
+            double weight = 0.0;
+            status = one_weight(a, kind, S, R, w->zero, j, i, &weight);
+            gsl_matrix_set(W, j, i, weight);
         }
-    gsl_vector_free(zero);
     return status;
 }
 
@@ -64,29 +91,32 @@ static void hidden_units(dw_kind kind, const gsl_matrix *P1, const gsl_matrix *P
         }
 }
 
+/* w: a workspace, T tokens, h hidden units -> whether its matrices are (T, h) */
+static int work_fits(const dw_work *w, size_t T, size_t h)
+{
+    const gsl_matrix *m[] = {w->P1, w->P2, w->Phi};
+    for (int k = 0; k < 3; k++)
+        if (m[k]->size1 != T || m[k]->size2 != h)
+            return 0;
+    return 1;
+}
+
 int dw_features(const attn_additive *a, dw_kind kind, const gsl_matrix *S, const gsl_matrix *R,
-                const gsl_matrix *X, gsl_matrix *F)
+                const gsl_matrix *X, dw_work *w, gsl_matrix *F)
 {
     size_t T = S->size1, d = S->size2, h = a->W1->size1;
     if (R->size1 != T || R->size2 != d || X->size1 != T || a->W1->size2 != d ||
-        F->size1 != T * X->size2 || F->size2 != h)
+        F->size1 != T * X->size2 || F->size2 != h || !work_fits(w, T, h))
         return INVENT_ESHAPE;
-    gsl_matrix *P1 = gsl_matrix_alloc(T, h), *P2 = gsl_matrix_alloc(T, h);
-    gsl_matrix *Phi = gsl_matrix_alloc(T, h);
-    int status = P1 && P2 && Phi ? INVENT_OK : INVENT_ENOMEM;
+    int status = mat_mul(S, CblasNoTrans, a->W1, CblasTrans, w->P1);
     if (status == INVENT_OK)
-        status = mat_mul(S, CblasNoTrans, a->W1, CblasTrans, P1);
-    if (status == INVENT_OK)
-        status = mat_mul(R, CblasNoTrans, a->W2, CblasTrans, P2);
+        status = mat_mul(R, CblasNoTrans, a->W2, CblasTrans, w->P2);
     for (size_t j = 0; j < T && status == INVENT_OK; j++) {
         /* rows j d .. j d + d - 1 of F: X^T Phi_j, (d, T) (T, h) -> (d, h) */
         gsl_matrix_view Fj = gsl_matrix_submatrix(F, j * X->size2, 0, X->size2, h);
-        hidden_units(kind, P1, P2, j, Phi);
-        status = mat_mul(X, CblasTrans, Phi, CblasNoTrans, &Fj.matrix);
+        hidden_units(kind, w->P1, w->P2, j, w->Phi);
+        status = mat_mul(X, CblasTrans, w->Phi, CblasNoTrans, &Fj.matrix);
     }
-    gsl_matrix_free(P1);
-    gsl_matrix_free(P2);
-    gsl_matrix_free(Phi);
     return status;
 }
 
@@ -154,24 +184,17 @@ int dw_mixture(const gsl_vector *c, gsl_matrix *const *V, gsl_matrix *M)
     return INVENT_OK;
 }
 
-int dw_onehot_sum(const gsl_vector *c, gsl_matrix *D)
+int dw_onehot_sum(const gsl_vector *c, gsl_matrix *const *E, gsl_matrix *D)
 {
     size_t d = c->size;
     if (D->size1 != d || D->size2 != d)
         return INVENT_ESHAPE;
-    gsl_matrix **E = calloc(d, sizeof *E);
-    int status = E ? INVENT_OK : INVENT_ENOMEM;
-    for (size_t k = 0; k < d && status == INVENT_OK; k++) {
-        E[k] = gsl_matrix_calloc(d, d);
-        if (!E[k])
-            status = INVENT_ENOMEM;
-        else
-            gsl_matrix_set(E[k], k, k, 1.0);
+    for (size_t k = 0; k < d; k++)
+        if (E[k]->size1 != d || E[k]->size2 != d)
+            return INVENT_ESHAPE;
+    for (size_t k = 0; k < d; k++) {
+        gsl_matrix_set_zero(E[k]);
+        gsl_matrix_set(E[k], k, k, 1.0);
     }
-    if (status == INVENT_OK)
-        status = dw_mixture(c, E, D);
-    for (size_t k = 0; E && k < d; k++)
-        gsl_matrix_free(E[k]);
-    free(E);
-    return status;
+    return dw_mixture(c, E, D);
 }

@@ -20,4 +20,7 @@ typedef struct {
     int decay;       /* 1 for weight matrices, which weight decay shrinks; 0 for biases and gains */
 } tensor_ref;
 
+/* t: (count) tensors -> how many numbers they hold together */
+size_t tensors_numbers(const tensor_ref *t, size_t count);
+
 #endif

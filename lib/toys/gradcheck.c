@@ -226,7 +226,7 @@ typedef struct {
 static double attention_loss(void *ctx)
 {
     attention_case *c = ctx;
-    return attn_matrix_form(c->Q, c->K, c->V, c->scale, ATTN_CAUSAL, c->b.Y)
+    return attn_forward(c->Q, c->K, c->V, c->scale, ATTN_CAUSAL, c->W, c->b.Y)
                ? NAN
                : fdcheck_probe(c->b.Y, c->b.R);
 }

@@ -1,0 +1,21 @@
+/* Layer "toys": the small learners of chapters 10 and 12, trained from
+ * scratch on seeded tasks: parameters kept as a list of matrices, Adam, the
+ * training loop with its curves, the tasks, the models that learn a score, a
+ * bilinear form, recall and one block; and the finite-difference check of
+ * every hand-written backward pass of the model layer. May include core,
+ * runtime and model (lib/layers.txt). */
+#ifndef INVENT_LAYER_TOYS_H
+#define INVENT_LAYER_TOYS_H
+
+#include "adam.h"
+#include "fdcheck.h"
+#include "gradcheck.h"
+#include "learn_bilinear.h"
+#include "learn_block.h"
+#include "learn_recall.h"
+#include "learn_score.h"
+#include "params.h"
+#include "tasks.h"
+#include "train.h"
+
+#endif
