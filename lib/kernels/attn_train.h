@@ -24,7 +24,7 @@
 
 #include <stddef.h>
 
-typedef struct {
+typedef struct attn_train_shape {
     size_t B, T, H, dh; /* sequences, tokens, heads, head size of the values (C = H dh) */
     int see_future;     /* 0: causal; 1: every query sees every key (an ablation) */
     size_t dk;          /* head size of the queries and keys; 0: dh */

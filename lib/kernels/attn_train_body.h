@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "attn_kernels.h"
+#include "attn_train.h"
 #include "attn_train_job.h"
 #include "status.h"
 #include "vec_ops.h"

@@ -1,16 +1,18 @@
 /* What attn_train.c hands to a vector path's training-attention items
  * (attn_train_body.h): the problem and every worker's scratch. One item is
- * one (sequence, head) pair. */
+ * one (sequence, head) pair. The kernel's header (attn_train.h) is not
+ * included: this one names the shape without it, a one-way dependency. */
 #ifndef INVENT_ATTN_TRAIN_JOB_H
 #define INVENT_ATTN_TRAIN_JOB_H
 
 #include <stddef.h>
 
 #include "attn_kernels.h"
-#include "attn_train.h"
+
+struct attn_train_shape;
 
 typedef struct {
-    const attn_train_shape *s;
+    const struct attn_train_shape *s;
     const float *qkv, *out, *lse, *dout; /* (B, T, W), (B, T, C), (B, H, T), (B, T, C) */
     float *o, *l, *dqkv;                 /* the forward's outputs; the backward's */
     size_t tpad;                         /* T rounded up to 16: the transposed tiles' stride */

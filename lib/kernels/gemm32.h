@@ -19,7 +19,7 @@
 
 #define GEMM_KC 256 /* rows of B packed at a time */
 
-typedef struct {
+typedef struct gemm32_args {
     size_t M, N, K;
     const float *a;
     size_t a_rs, a_cs;

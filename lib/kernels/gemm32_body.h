@@ -7,6 +7,7 @@
  * The including file defines vf, VW, GEMM_MR, GEMM_NV and GEMM_ITEM. */
 #include <string.h>
 
+#include "gemm32.h"
 #include "gemm32_job.h"
 #include "status.h"
 #include "vec_ops.h"
