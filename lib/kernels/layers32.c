@@ -94,21 +94,50 @@ typedef struct {
     float eps, *y, *mean, *rstd;
 } ln_forward_args;
 
+/* v -> the sum of its four lanes */
+static float lanes_sum(v4 v)
+{
+    return (v[0] + v[1]) + (v[2] + v[3]);
+}
+
+/* x: (d) -> its mean and its variance about it (two passes, four columns at a time) */
+static void row_moments(const float *x, size_t d, float *mean, float *var)
+{
+    v4 acc = {0};
+    size_t j = 0;
+    for (; j + 4 <= d; j += 4)
+        acc += load4(x + j);
+    float mu = lanes_sum(acc);
+    for (; j < d; j++)
+        mu += x[j];
+    mu /= (float)d;
+    acc = (v4){0};
+    for (j = 0; j + 4 <= d; j += 4) {
+        v4 c = load4(x + j) - mu;
+        acc += c * c;
+    }
+    float v = lanes_sum(acc);
+    for (; j < d; j++)
+        v += (x[j] - mu) * (x[j] - mu);
+    *mean = mu, *var = v / (float)d;
+}
+
 static void ln_forward_rows(const void *args, size_t lo, size_t hi)
 {
     const ln_forward_args *a = args;
     size_t d = a->d;
     for (size_t i = lo; i < hi; i++) {
         const float *xi = a->x + i * d;
-        float mu = 0.0f, var = 0.0f;
-        for (size_t j = 0; j < d; j++)
-            mu += xi[j];
-        mu /= (float)d;
-        for (size_t j = 0; j < d; j++)
-            var += (xi[j] - mu) * (xi[j] - mu);
-        float inv = 1.0f / sqrtf(var / (float)d + a->eps);
-        for (size_t j = 0; j < d; j++)
-            a->y[i * d + j] = a->gamma[j] * ((xi[j] - mu) * inv) + a->beta[j];
+        float mu, var;
+        row_moments(xi, d, &mu, &var);
+        float inv = 1.0f / sqrtf(var + a->eps), *y = a->y + i * d;
+        size_t j = 0;
+        for (; j + 4 <= d; j += 4) {
+            v4 out = load4(a->gamma + j) * ((load4(xi + j) - mu) * inv) + load4(a->beta + j);
+            memcpy(y + j, &out, sizeof out);
+        }
+        for (; j < d; j++)
+            y[j] = a->gamma[j] * ((xi[j] - mu) * inv) + a->beta[j];
         a->mean[i] = mu, a->rstd[i] = inv;
     }
 }
@@ -127,23 +156,38 @@ typedef struct {
     float *dx;
 } ln_backward_args;
 
-/* rows lo..hi-1 of dx += (gamma dy - mean(gamma dy) - xhat mean(gamma dy xhat)) rstd */
+/* rows lo..hi-1 of dx += (gamma dy - mean(gamma dy) - xhat mean(gamma dy xhat)) rstd,
+ * four columns at a time */
 static void ln_backward_rows(const void *args, size_t lo, size_t hi)
 {
     const ln_backward_args *a = args;
     size_t d = a->d;
     for (size_t i = lo; i < hi; i++) {
         const float *xi = a->x + i * d, *dyi = a->dy + i * d;
-        float mu = a->mean[i], inv = a->rstd[i], g_mean = 0.0f, gx_mean = 0.0f;
-        for (size_t j = 0; j < d; j++) {
+        float mu = a->mean[i], inv = a->rstd[i], *dx = a->dx + i * d;
+        v4 g_acc = {0}, gx_acc = {0};
+        size_t j = 0;
+        for (; j + 4 <= d; j += 4) {
+            v4 g = load4(a->gamma + j) * load4(dyi + j);
+            g_acc += g;
+            gx_acc += g * ((load4(xi + j) - mu) * inv);
+        }
+        float g_mean = lanes_sum(g_acc), gx_mean = lanes_sum(gx_acc);
+        for (; j < d; j++) {
             float g = a->gamma[j] * dyi[j];
             g_mean += g;
             gx_mean += g * ((xi[j] - mu) * inv);
         }
         g_mean /= (float)d, gx_mean /= (float)d;
-        for (size_t j = 0; j < d; j++) {
+        for (j = 0; j + 4 <= d; j += 4) {
+            v4 xhat = (load4(xi + j) - mu) * inv;
+            v4 out = load4(dx + j) +
+                     (load4(a->gamma + j) * load4(dyi + j) - g_mean - xhat * gx_mean) * inv;
+            memcpy(dx + j, &out, sizeof out);
+        }
+        for (; j < d; j++) {
             float xhat = (xi[j] - mu) * inv;
-            a->dx[i * d + j] += (a->gamma[j] * dyi[j] - g_mean - xhat * gx_mean) * inv;
+            dx[j] += (a->gamma[j] * dyi[j] - g_mean - xhat * gx_mean) * inv;
         }
     }
 }
@@ -241,7 +285,7 @@ static void xent_forward_rows(const void *args, size_t lo, size_t hi)
         const float *z = a->logits + i * V;
         float *p = a->probs + i * V, top = z[0], sum = 0.0f;
         for (size_t c = 1; c < V; c++)
-            top = fmaxf(top, z[c]);
+            top = z[c] > top ? z[c] : top;
         for (size_t c = 0; c < V; c++)
             sum += (p[c] = expf(z[c] - top));
         for (size_t c = 0; c < V; c++)
