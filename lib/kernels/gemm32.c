@@ -38,6 +38,18 @@ static void pack_b(const gemm32_args *g, size_t k0, size_t kc, size_t nr, float 
     }
 }
 
+int gemm32_pack(const gemm32_args *g, float *bp)
+{
+    int status = INVENT_OK;
+    const vec_path *path = vec_path_current(&status);
+    if (!path)
+        return status;
+    size_t nr = path->gemm_nr, panels = (g->N + nr - 1) / nr;
+    for (size_t k0 = 0; k0 < g->K; k0 += GEMM_KC)
+        pack_b(g, k0, g->K - k0 < GEMM_KC ? g->K - k0 : GEMM_KC, nr, bp + k0 * panels * nr);
+    return INVENT_OK;
+}
+
 int gemm32(const gemm32_args *g, float *scratch, int workers)
 {
     int status = INVENT_OK;
@@ -46,9 +58,14 @@ int gemm32(const gemm32_args *g, float *scratch, int workers)
         return status;
     if (g->M == 0 || g->N == 0)
         return INVENT_OK;
-    gemm32_job j = {.g = g, .bp = scratch};
-    size_t nr = path->gemm_nr, panels = (g->N + nr - 1) / nr;
-    for (size_t k0 = 0; k0 < g->K; k0 += GEMM_KC)
-        pack_b(g, k0, g->K - k0 < GEMM_KC ? g->K - k0 : GEMM_KC, nr, scratch + k0 * panels * nr);
-    return workers_run((g->M + GEMM_ROW_BLOCK - 1) / GEMM_ROW_BLOCK, workers, path->gemm_item, &j);
+    if (!g->packed)
+        status = gemm32_pack(g, scratch);
+    /* few rows: their panels of columns are shared out too (a block of C is summed the
+     * same way whoever computes it) */
+    size_t rows = (g->M + GEMM_ROW_BLOCK - 1) / GEMM_ROW_BLOCK;
+    size_t panels = (g->N + path->gemm_nr - 1) / path->gemm_nr;
+    size_t groups = rows >= GEMM_FEW_ROWS ? 1 : panels < GEMM_FEW_ROWS ? panels : GEMM_FEW_ROWS;
+    gemm32_job j = {.g = g, .bp = g->packed ? g->packed : scratch, .groups = groups,
+                    .panels_per_item = (panels + groups - 1) / groups};
+    return status != INVENT_OK ? status : workers_run(rows * groups, workers, path->gemm_item, &j);
 }

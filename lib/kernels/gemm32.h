@@ -9,9 +9,12 @@
  * of its backward pass) without a copy:
  *   A[i][p] = a[i a_rs + p a_cs],  B[p][j] = b[p b_rs + j b_cs],
  *   C[i][j] = c[i ldc + j].
- * B is packed whole, then the rows of C are shared out between the workers
- * (workers.h) in blocks, in one run (the threads meet once a product); each
- * entry is summed in the same order whatever their number. */
+ * B is packed whole (or was packed before, by gemm32_pack, for a B that
+ * serves many products: a recurrent cell's W over the steps of a window),
+ * then the blocks of C (rows, and panels of columns when the rows are few)
+ * are shared out between the workers (workers.h) in one run (the threads
+ * meet once a product); each entry is summed in the same order whatever
+ * their number. */
 #ifndef INVENT_GEMM32_H
 #define INVENT_GEMM32_H
 
@@ -29,13 +32,19 @@ typedef struct gemm32_args {
     size_t ldc;
     int init;          /* 1: C's rows are first set to bias (NULL: zero), by their worker */
     const float *bias; /* (N) */
+    const float *packed; /* B as gemm32_pack left it (b is then not read), or NULL */
 } gemm32_args;
 
 /* N_max, K_max -> floats of scratch gemm32 needs for products with N <= N_max, K <= K_max */
 size_t gemm32_scratch(size_t n_max, size_t k_max);
 
 /* C: (M, N) += A: (M, K) B: (K, N) (init: C = bias + A B); scratch:
- * gemm32_scratch(>= N, >= K) floats. INVENT_ERANGE for a bad INVENT_SIMD */
+ * gemm32_scratch(>= N, >= K) floats (NULL with g->packed). INVENT_ERANGE for a bad
+ * INVENT_SIMD */
 int gemm32(const gemm32_args *g, float *scratch, int workers);
+
+/* g's B: (K, N) -> bp: gemm32_scratch(>= N, >= K) floats, B packed for products that
+ * give it as g->packed (on the vector path in use now); INVENT_ERANGE for a bad INVENT_SIMD */
+int gemm32_pack(const gemm32_args *g, float *bp);
 
 #endif

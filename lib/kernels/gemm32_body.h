@@ -1,6 +1,6 @@
 /* gemm32's work item, written once for a vector of VW floats and compiled by
- * each vector path. One item is a block of GEMM_ROW_BLOCK rows of C, taken
- * through B's blocks of K in order: for every GEMM_MR rows of A (read in place, by their strides),
+ * each vector path. One item is a block of GEMM_ROW_BLOCK rows of C (and of
+ * a group of its panels of columns, gemm32_job.h), taken through B's blocks of K in order: for every GEMM_MR rows of A (read in place, by their strides),
  * each panel of NR = GEMM_NV VW columns of packed B is multiplied into a
  * register block of GEMM_MR x GEMM_NV vectors (one broadcast of A's entry
  * against GEMM_NV vectors of B's row, per row) and added to C.
@@ -68,20 +68,23 @@ static int GEMM_ITEM(void *ctx, size_t item, int worker)
     const gemm32_job *j = ctx;
     const gemm32_args *g = j->g;
     (void)worker;
-    size_t end = (item + 1) * GEMM_ROW_BLOCK < g->M ? (item + 1) * GEMM_ROW_BLOCK : g->M;
+    size_t block = item / j->groups, q0 = item % j->groups * j->panels_per_item;
+    size_t end = (block + 1) * GEMM_ROW_BLOCK < g->M ? (block + 1) * GEMM_ROW_BLOCK : g->M;
     size_t panels = (g->N + GEMM_NR - 1) / GEMM_NR;
-    for (size_t i = item * GEMM_ROW_BLOCK; g->init && i < end; i++)
+    size_t q1 = q0 + j->panels_per_item < panels ? q0 + j->panels_per_item : panels;
+    size_t c0 = q0 * GEMM_NR, c1 = q1 * GEMM_NR < g->N ? q1 * GEMM_NR : g->N;
+    for (size_t i = block * GEMM_ROW_BLOCK; g->init && i < end && c0 < c1; i++)
         if (g->bias)
-            memcpy(g->c + i * g->ldc, g->bias, g->N * sizeof(float));
+            memcpy(g->c + i * g->ldc + c0, g->bias + c0, (c1 - c0) * sizeof(float));
         else
-            memset(g->c + i * g->ldc, 0, g->N * sizeof(float));
+            memset(g->c + i * g->ldc + c0, 0, (c1 - c0) * sizeof(float));
     for (size_t k0 = 0; k0 < g->K; k0 += GEMM_KC) {
         size_t kc = g->K - k0 < GEMM_KC ? g->K - k0 : GEMM_KC;
         const float *bp = j->bp + k0 * panels * GEMM_NR;
-        for (size_t i0 = item * GEMM_ROW_BLOCK; i0 < end; i0 += GEMM_MR) {
+        for (size_t i0 = block * GEMM_ROW_BLOCK; i0 < end; i0 += GEMM_MR) {
             size_t mr = end - i0 < GEMM_MR ? end - i0 : GEMM_MR;
             const float *a = g->a + i0 * g->a_rs + k0 * g->a_cs;
-            for (size_t q = 0; q < panels; q++) {
+            for (size_t q = q0; q < q1; q++) {
                 size_t nr = g->N - q * GEMM_NR < GEMM_NR ? g->N - q * GEMM_NR : GEMM_NR;
                 GEMM_MICRO(kc, a, g->a_rs, g->a_cs, mr, bp + q * kc * GEMM_NR,
                            g->c + i0 * g->ldc + q * GEMM_NR, g->ldc, nr);

@@ -78,8 +78,8 @@ int linear32_forward(const linear32_ctx *cx, size_t n, size_t k, size_t m, const
 int linear32_backward(const linear32_ctx *cx, size_t n, size_t k, size_t m, const float *in,
                       const float *W, const float *dout, float *din, float *dW, float *db)
 {
-    gemm32_args dx = {n, k, m, dout, m, 1, W, k, 1, din, k, 0, NULL};
-    gemm32_args dw = {m, k, n, dout, 1, m, in, k, 1, dW, k, 0, NULL};
+    gemm32_args dx = {n, k, m, dout, m, 1, W, k, 1, din, k, .init = 0};
+    gemm32_args dw = {m, k, n, dout, 1, m, in, k, 1, dW, k, .init = 0};
     int status = din ? gemm32(&dx, cx->scratch, cx->workers) : 0;
     if (status == 0)
         status = gemm32(&dw, cx->scratch, cx->workers);
