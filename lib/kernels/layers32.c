@@ -76,9 +76,10 @@ int linear32_forward(const linear32_ctx *cx, size_t n, size_t k, size_t m, const
 }
 
 int linear32_backward(const linear32_ctx *cx, size_t n, size_t k, size_t m, const float *in,
-                      const float *W, const float *dout, float *din, float *dW, float *db)
+                      const float *W, const float *dout, float *din, int set, float *dW,
+                      float *db)
 {
-    gemm32_args dx = {n, k, m, dout, m, 1, W, k, 1, din, k, .init = 0};
+    gemm32_args dx = {n, k, m, dout, m, 1, W, k, 1, din, k, .init = set};
     gemm32_args dw = {m, k, n, dout, 1, m, in, k, 1, dW, k, .init = 0};
     int status = din ? gemm32(&dx, cx->scratch, cx->workers) : 0;
     if (status == 0)
@@ -242,11 +243,11 @@ static void relu_backward_rows(const void *args, size_t lo, size_t hi)
     const relu_args *a = args;
     size_t i = lo * a->width, end = hi * a->width;
     for (; i + 4 <= end; i += 4) {
-        v4 y = load4(a->dz + i) + where_positive(load4(a->z + i), load4(a->df + i));
+        v4 y = where_positive(load4(a->z + i), load4(a->df + i));
         memcpy(a->dz + i, &y, sizeof y);
     }
     for (; i < end; i++)
-        a->dz[i] += a->z[i] > 0.0f ? a->df[i] : 0.0f;
+        a->dz[i] = a->z[i] > 0.0f ? a->df[i] : 0.0f;
 }
 
 void relu32_forward(const linear32_ctx *cx, size_t n, size_t width, const float *z, float *f)

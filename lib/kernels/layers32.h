@@ -1,7 +1,8 @@
 /* The layers of the float32 training path (gpt32.h), each over a whole
  * batch of n = B*T rows at once, as llm.c writes them: the products through
  * gemm32 (gemm32.h), the rest as loops over rows, all on the workers. Every backward pass adds
- * its gradients to what the caller holds (linear.h's convention), and
+ * its gradients to what the caller holds (linear.h's convention), but where
+ * it says it writes them (a gradient the caller would only have zeroed), and
  * nothing here allocates. The formulas are those of the float64 layers in
  * lib/model/ (linear.h, layernorm.h, activation.h, xent.h, embedding.h). */
 #ifndef INVENT_LAYERS32_H
@@ -21,10 +22,11 @@ typedef struct {
 int linear32_forward(const linear32_ctx *cx, size_t n, size_t k, size_t m, const float *in,
                      const float *W, const float *b, float *out);
 
-/* dout: (n, m) -> din: (n, k) += dout W (din NULL: skipped), dW: (m, k) += dout^T in,
- * db: (m) += column sums of dout (NULL: no bias) */
+/* dout: (n, m) -> din: (n, k) += dout W, or = dout W with set (din NULL: skipped),
+ * dW: (m, k) += dout^T in, db: (m) += column sums of dout (NULL: no bias) */
 int linear32_backward(const linear32_ctx *cx, size_t n, size_t k, size_t m, const float *in,
-                      const float *W, const float *dout, float *din, float *dW, float *db);
+                      const float *W, const float *dout, float *din, int set, float *dW,
+                      float *db);
 
 /* x: (n, d) -> y: (n, d) = gamma (x - mean) rstd + beta, mean, rstd: (n) kept,
  * rstd = 1 / sqrt(var + eps) (the variance over d, two passes) */
@@ -40,7 +42,7 @@ void layernorm32_backward(const linear32_ctx *cx, size_t n, size_t d, const floa
 /* z: (n, width) -> f = max(z, 0) */
 void relu32_forward(const linear32_ctx *cx, size_t n, size_t width, const float *z, float *f);
 
-/* dz: (n, width) += df where z > 0 */
+/* dz: (n, width) = df where z > 0, else 0 */
 void relu32_backward(const linear32_ctx *cx, size_t n, size_t width, const float *z,
                      const float *df, float *dz);
 

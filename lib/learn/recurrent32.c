@@ -385,19 +385,17 @@ int recurrent32_backward(recurrent32 *m, const size_t *x, const size_t *y)
     size_t n = m->B * m->T, e = s->input, st = s->state, gm = gates(s) * st, V = s->vocab;
     recurrent32_acts *a = m->a;
     xent32_backward(n, V, a->probs, y, a->dlogits);
-    memset(a->dH, 0, n * st * sizeof(float));
-    int status = linear32_backward(&a->mm, n, st, V, a->H, m->w.Wout, a->dlogits, a->dH,
+    int status = linear32_backward(&a->mm, n, st, V, a->H, m->w.Wout, a->dlogits, a->dH, 1,
                                    m->g.Wout, m->g.bout);
     if (status == INVENT_OK)
         status = unroll_backward(m);
     /* W h_{t-1} + bh over every position (without recurrence h_{t-1} = 0: W's gradient
      * stays 0, bh's is still dQ's column sums) */
     if (status == INVENT_OK && (!m->no_recurrence || m->g.bh))
-        status = linear32_backward(&a->mm, n, st, gm, a->Hprev, m->w.W, a->dQ, NULL, m->g.W,
+        status = linear32_backward(&a->mm, n, st, gm, a->Hprev, m->w.W, a->dQ, NULL, 0, m->g.W,
                                    m->g.bh);
-    memset(a->dX, 0, n * e * sizeof(float));
     if (status == INVENT_OK) /* U x_t + bx */
-        status = linear32_backward(&a->mm, n, e, gm, a->X, m->w.U, a->dA, a->dX, m->g.U,
+        status = linear32_backward(&a->mm, n, e, gm, a->X, m->w.U, a->dA, a->dX, 1, m->g.U,
                                    m->g.bx);
     for (size_t i = 0; status == INVENT_OK && i < n; i++) /* x_t = E[id_t] */
         for (size_t k = 0; k < e; k++)

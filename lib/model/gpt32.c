@@ -363,8 +363,9 @@ int gpt32_forward(gpt32 *m, const size_t *x, const size_t *y, double *loss)
     return status;
 }
 
-/* dA: (n, C) at the attention's output, in: its input -> dIn: (n, C) += */
-static int attention_backward(gpt32 *m, size_t l, const float *in, const float *dA, float *dIn)
+/* dA: (n, C) at the attention's output, in: its input -> dIn: (n, C) += (set: =) */
+static int attention_backward(gpt32 *m, size_t l, const float *in, const float *dA, float *dIn,
+                              int set)
 {
     size_t n = m->B * m->T, C = m->shape.dim;
     block32 w = block_of(m, l, 0), g = block_of(m, l, 1);
@@ -372,9 +373,8 @@ static int attention_backward(gpt32 *m, size_t l, const float *in, const float *
     gpt32_acts *a = m->a;
     attn_train_shape as = attn_shape_of(m);
     size_t W = attn_train_width(&as);
-    memset(a->datty, 0, n * C * sizeof(float));
     memset(a->dqkv, 0, n * W * sizeof(float));
-    int status = linear32_backward(&a->mm, n, C, C, la->atty, w.Wo, dA, a->datty, g.Wo, NULL);
+    int status = linear32_backward(&a->mm, n, C, C, la->atty, w.Wo, dA, a->datty, 1, g.Wo, NULL);
     if (m->v.score == GPT32_ADDITIVE)
         keep(&status, additive32_backward(&as, la->qkv, w.add_b, w.add_v, la->atty, la->lse,
                                           a->datty, a->dqkv, g.add_b, g.add_v, a->attn,
@@ -382,43 +382,47 @@ static int attention_backward(gpt32 *m, size_t l, const float *in, const float *
     else
         keep(&status, attn_train_backward(&as, la->qkv, la->atty, la->lse, a->datty, a->dqkv,
                                           a->attn, m->workers));
-    keep(&status, linear32_backward(&a->mm, n, C, W, in, w.Wqkv, a->dqkv, dIn, g.Wqkv, NULL));
+    keep(&status,
+         linear32_backward(&a->mm, n, C, W, in, w.Wqkv, a->dqkv, dIn, set, g.Wqkv, NULL));
     return status;
 }
 
-/* dM: (n, C) at the MLP's output, h: its input -> dH: (n, C) += (nothing without MLPs) */
-static int mlp_backward32(gpt32 *m, size_t l, const float *h, const float *dM, float *dH)
+/* dM: (n, C) at the MLP's output, h: its input -> dH: (n, C) += (set: =; without MLPs
+ * nothing is added) */
+static int mlp_backward32(gpt32 *m, size_t l, const float *h, const float *dM, float *dH,
+                          int set)
 {
     size_t n = m->B * m->T, C = m->shape.dim, hid = m->shape.hidden;
-    if (m->v.no_mlp)
+    if (m->v.no_mlp) {
+        if (set)
+            memset(dH, 0, n * C * sizeof(float));
         return INVENT_OK;
+    }
     block32 w = block_of(m, l, 0), g = block_of(m, l, 1);
     layer_acts *la = &m->a->layer[l];
-    memset(m->a->dF, 0, n * hid * sizeof(float));
-    memset(m->a->dZ, 0, n * hid * sizeof(float));
-    int status = linear32_backward(&m->a->mm, n, hid, C, la->F, w.W2, dM, m->a->dF, g.W2, g.b2);
+    int status =
+        linear32_backward(&m->a->mm, n, hid, C, la->F, w.W2, dM, m->a->dF, 1, g.W2, g.b2);
     relu32_backward(&m->a->mm, n, hid, la->Z, m->a->dF, m->a->dZ);
-    keep(&status, linear32_backward(&m->a->mm, n, C, hid, h, w.W1, m->a->dZ, dH, g.W1, g.b1));
+    keep(&status,
+         linear32_backward(&m->a->mm, n, C, hid, h, w.W1, m->a->dZ, dH, set, g.W1, g.b1));
     return status;
 }
 
-/* block_forward32 read in reverse: dY: (n, C) -> dX: (n, C) += */
-static int block_backward32(gpt32 *m, size_t l, const float *X, const float *dY, float *dX)
+/* block_forward32 read in reverse: dY: (n, C) -> dX: (n, C) = (dY is used up: pre-norm,
+ * it becomes the gradient at the first skip) */
+static int block_backward32(gpt32 *m, size_t l, const float *X, float *dY, float *dX)
 {
     size_t n = m->B * m->T, C = m->shape.dim, bytes = n * C * sizeof(float);
     block32 w = block_of(m, l, 0), g = block_of(m, l, 1);
     layer_acts *la = &m->a->layer[l];
     gpt32_acts *a = m->a;
-    memset(a->dH, 0, bytes);
     if (m->shape.norm == BLOCK_PRE_NORM) {
-        memcpy(a->dR1, dY, bytes); /* Y = R1 + M */
-        int status = mlp_backward32(m, l, la->out2, dY, a->dH);
-        layernorm32_backward(&a->mm, n, C, la->R1, w.g2, la->mean2, la->rstd2, a->dH, a->dR1, g.g2,
+        float *dR1 = dY; /* Y = R1 + M: dR1 = dY + what comes back through the MLP */
+        int status = mlp_backward32(m, l, la->out2, dY, a->dH, 1);
+        layernorm32_backward(&a->mm, n, C, la->R1, w.g2, la->mean2, la->rstd2, a->dH, dR1, g.g2,
                              g.b2n);
-        for (size_t i = 0; i < n * C; i++) /* R1 = X + A */
-            dX[i] += a->dR1[i];
-        memset(a->dN, 0, bytes);
-        keep(&status, attention_backward(m, l, la->out1, a->dR1, a->dN));
+        memcpy(dX, dR1, bytes); /* R1 = X + A */
+        keep(&status, attention_backward(m, l, la->out1, dR1, a->dN, 1));
         layernorm32_backward(&a->mm, n, C, X, w.g1, la->mean1, la->rstd1, a->dN, dX, g.g1, g.b1n);
         return status;
     }
@@ -426,13 +430,12 @@ static int block_backward32(gpt32 *m, size_t l, const float *X, const float *dY,
     memset(dR2, 0, bytes);
     layernorm32_backward(&m->a->mm, n, C, la->R2, w.g2, la->mean2, la->rstd2, dY, dR2, g.g2, g.b2n);
     memcpy(a->dH, dR2, bytes); /* R2 = H + M */
-    int status = mlp_backward32(m, l, la->out1, dR2, a->dH);
+    int status = mlp_backward32(m, l, la->out1, dR2, a->dH, 0);
     memset(a->dR1, 0, bytes);
     layernorm32_backward(&a->mm, n, C, la->R1, w.g1, la->mean1, la->rstd1, a->dH, a->dR1, g.g1,
                          g.b1n);
-    for (size_t i = 0; i < n * C; i++) /* R1 = X + A */
-        dX[i] += a->dR1[i];
-    keep(&status, attention_backward(m, l, X, a->dR1, dX));
+    memcpy(dX, a->dR1, bytes); /* R1 = X + A */
+    keep(&status, attention_backward(m, l, X, a->dR1, dX, 0));
     return status;
 }
 
@@ -442,14 +445,13 @@ int gpt32_backward(gpt32 *m, const size_t *x, const size_t *y)
     size_t n = m->B * m->T, C = s->dim, L = s->layers, k = 2 + 12 * L;
     gpt32_acts *a = m->a;
     xent32_backward(n, s->vocab, a->probs, y, a->dlogits);
-    memset(a->dX2, 0, n * C * sizeof(float));
     int status = linear32_backward(&a->mm, n, C, s->vocab, a->Hf, m->t[k + 2].value32,
-                                   a->dlogits, a->dX2, m->t[k + 2].grad32, m->t[k + 3].grad32);
+                                   a->dlogits, a->dX2, 1, m->t[k + 2].grad32,
+                                   m->t[k + 3].grad32);
     memset(a->dX, 0, n * C * sizeof(float));
     layernorm32_backward(&a->mm, n, C, a->X + L * n * C, m->t[k].value32, a->meanf, a->rstdf,
                          a->dX2, a->dX, m->t[k].grad32, m->t[k + 1].grad32);
     for (size_t l = L; l-- > 0 && status == INVENT_OK;) {
-        memset(a->dX2, 0, n * C * sizeof(float));
         keep(&status, block_backward32(m, l, a->X + l * n * C, a->dX, a->dX2));
         float *swap = a->dX;
         a->dX = a->dX2, a->dX2 = swap;
