@@ -127,8 +127,9 @@ INLINE void tile_products(const head_view *v, const tile_span *ts, const float *
         size_t cols = tile_keys(v, ts, i0 + mr - 1);
         for (size_t q = 0; q < panels_of(cols); q++)
             GEMM_MICRO(d, a + (ts->q0 + i0) * a_rs, a_rs, 1, mr,
-                       bt + (ts->k0 / ATT_NR + q) * d * ATT_NR, out + i0 * ATTN_TILE + q * ATT_NR,
-                       ATTN_TILE, cols - q * ATT_NR < ATT_NR ? cols - q * ATT_NR : ATT_NR);
+                       bt + (ts->k0 / ATT_NR + q) * d * ATT_NR, ATT_NR,
+                       out + i0 * ATTN_TILE + q * ATT_NR, ATTN_TILE,
+                       cols - q * ATT_NR < ATT_NR ? cols - q * ATT_NR : ATT_NR, 1);
     }
 }
 
@@ -142,8 +143,8 @@ INLINE void tile_weighted_rows(const head_view *v, const tile_span *ts, const fl
         size_t kc = tile_keys(v, ts, i0 + mr - 1);
         for (size_t q = 0; kc && q < panels_of(d); q++)
             GEMM_MICRO(kc, W + i0 * ATTN_TILE, ATTN_TILE, 1, mr,
-                       b + q * v->T * ATT_NR + ts->k0 * ATT_NR, c + i0 * ldc + q * ATT_NR, ldc,
-                       d - q * ATT_NR < ATT_NR ? d - q * ATT_NR : ATT_NR);
+                       b + q * v->T * ATT_NR + ts->k0 * ATT_NR, ATT_NR, c + i0 * ldc + q * ATT_NR,
+                       ldc, d - q * ATT_NR < ATT_NR ? d - q * ATT_NR : ATT_NR, 1);
     }
 }
 
@@ -159,9 +160,9 @@ INLINE void tile_weighted_keys(const head_view *v, const tile_span *ts, const fl
             break;
         for (size_t q = 0; q < panels_of(d); q++)
             GEMM_MICRO(ts->nq - first, W + first * ATTN_TILE + i0, 1, ATTN_TILE, mr,
-                       b + q * v->T * ATT_NR + (ts->q0 + first) * ATT_NR,
+                       b + q * v->T * ATT_NR + (ts->q0 + first) * ATT_NR, ATT_NR,
                        c + i0 * ldc + q * ATT_NR, ldc,
-                       d - q * ATT_NR < ATT_NR ? d - q * ATT_NR : ATT_NR);
+                       d - q * ATT_NR < ATT_NR ? d - q * ATT_NR : ATT_NR, 1);
     }
 }
 

@@ -58,14 +58,16 @@ int gemm32(const gemm32_args *g, float *scratch, int workers)
         return status;
     if (g->M == 0 || g->N == 0)
         return INVENT_OK;
-    if (!g->packed)
+    /* B's rows whole panels already (along rows, N a multiple of NR): read in place */
+    size_t in_place = !g->packed && g->b_cs == 1 && g->N % path->gemm_nr == 0 ? g->b_rs : 0;
+    if (!g->packed && !in_place)
         status = gemm32_pack(g, scratch);
     /* few rows: their panels of columns are shared out too (a block of C is summed the
      * same way whoever computes it) */
     size_t rows = (g->M + GEMM_ROW_BLOCK - 1) / GEMM_ROW_BLOCK;
     size_t panels = (g->N + path->gemm_nr - 1) / path->gemm_nr;
     size_t groups = rows >= GEMM_FEW_ROWS ? 1 : panels < GEMM_FEW_ROWS ? panels : GEMM_FEW_ROWS;
-    gemm32_job j = {.g = g, .bp = g->packed ? g->packed : scratch, .groups = groups,
-                    .panels_per_item = (panels + groups - 1) / groups};
+    gemm32_job j = {.g = g, .bp = g->packed ? g->packed : scratch, .b_rs = in_place,
+                    .groups = groups, .panels_per_item = (panels + groups - 1) / groups};
     return status != INVENT_OK ? status : workers_run(rows * groups, workers, path->gemm_item, &j);
 }

@@ -10,7 +10,10 @@
  *   A[i][p] = a[i a_rs + p a_cs],  B[p][j] = b[p b_rs + j b_cs],
  *   C[i][j] = c[i ldc + j].
  * B is packed whole (or was packed before, by gemm32_pack, for a B that
- * serves many products: a recurrent cell's W over the steps of a window),
+ * serves many products: a recurrent cell's W over the steps of a window; or
+ * is read in place where its rows are already whole panels: b_cs 1 and N a
+ * multiple of the path's panel), and init without a bias writes C's first
+ * block of K rather than zeroing C first;
  * then the blocks of C (rows, and panels of columns when the rows are few)
  * are shared out between the workers (workers.h) in one run (the threads
  * meet once a product); each entry is summed in the same order whatever

@@ -17,6 +17,7 @@ typedef struct {
     const struct gemm32_args *g;
     const float *bp;   /* per block k0 of K, at k0 * panels * NR: (panels, kc, NR), its rows
                         * packed by panels of NR columns */
+    size_t b_rs;       /* 0, or B read in place, its rows b_rs apart (N a multiple of NR) */
     size_t groups;          /* groups of panels per block of rows: item = block groups + group */
     size_t panels_per_item; /* panels in a group (the last may have fewer) */
 } gemm32_job;
