@@ -67,11 +67,17 @@ static void column_sums_add(size_t n, size_t m, const float *x, float *sums)
     }
 }
 
+int linear32_pack(size_t k, size_t m, const float *W, float *Wp)
+{
+    gemm32_args g = {0, m, k, NULL, k, 1, W, 1, k, NULL, m, .init = 1};
+    return gemm32_pack(&g, Wp);
+}
+
 int linear32_forward(const linear32_ctx *cx, size_t n, size_t k, size_t m, const float *in,
-                     const float *W, const float *b, float *out)
+                     const float *W, const float *Wp, const float *b, float *out)
 {
     /* the bias first (by each row's worker), then the product is added */
-    gemm32_args g = {n, m, k, in, k, 1, W, 1, k, out, m, .init = 1, .bias = b};
+    gemm32_args g = {n, m, k, in, k, 1, W, 1, k, out, m, .init = 1, .bias = b, .packed = Wp};
     return gemm32(&g, cx->scratch, cx->workers);
 }
 

@@ -18,9 +18,14 @@ typedef struct {
     int workers;
 } linear32_ctx;
 
-/* in: (n, k), W: (m, k), b: (m) or NULL -> out: (n, m) = in W^T + b */
+/* W: (m, k) -> Wp: gemm32_scratch(m, k) floats, W^T packed for linear32_forward (for a
+ * W that serves several passes, or packed beside others on the workers) */
+int linear32_pack(size_t k, size_t m, const float *W, float *Wp);
+
+/* in: (n, k), W: (m, k) (Wp: W as linear32_pack left it, or NULL), b: (m) or NULL ->
+ * out: (n, m) = in W^T + b */
 int linear32_forward(const linear32_ctx *cx, size_t n, size_t k, size_t m, const float *in,
-                     const float *W, const float *b, float *out);
+                     const float *W, const float *Wp, const float *b, float *out);
 
 /* dout: (n, m) -> din: (n, k) += dout W, or = dout W with set (din NULL: skipped),
  * dW: (m, k) += dout^T in, db: (m) += column sums of dout (NULL: no bias) */

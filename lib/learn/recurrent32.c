@@ -305,11 +305,12 @@ int recurrent32_forward(recurrent32 *m, const size_t *x, const size_t *y, double
     a->mm.workers = m->workers;
     for (size_t i = 0; i < n; i++) /* x_t = E[id_t] */
         memcpy(a->X + i * e, m->w.E + x[i] * e, e * sizeof(float));
-    int status = linear32_forward(&a->mm, n, e, gm, a->X, m->w.U, m->w.bx, a->P);
+    int status = linear32_forward(&a->mm, n, e, gm, a->X, m->w.U, NULL, m->w.bx, a->P);
     if (status == INVENT_OK)
         status = unroll(m);
     if (status == INVENT_OK)
-        status = linear32_forward(&a->mm, n, st, V, a->H, m->w.Wout, m->w.bout, a->logits);
+        status = linear32_forward(&a->mm, n, st, V, a->H, m->w.Wout, NULL, m->w.bout,
+                                  a->logits);
     double l = xent32_forward(&a->mm, n, V, a->logits, y, a->probs, a->row_loss);
     if (loss && y)
         *loss = l;

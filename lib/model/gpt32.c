@@ -24,6 +24,7 @@ typedef struct {
     float *Z, *F;                /* (n, m) the MLP's pre-activations and activations */
     float *M;                    /* (n, C) the MLP's output */
     float *R2;                   /* (n, C) post-norm: the second skip, norm 2's input */
+    float *packed[4];            /* W_qkv, W_o, W_1, W_2 packed for the forward products */
 } layer_acts;
 
 struct gpt32_acts {
@@ -36,6 +37,7 @@ struct gpt32_acts {
     float *dqkv, *dF, *dZ;        /* (n, W), (n, m), (n, m) */
     float *dlogits;               /* (n, V) */
     float *attn;                  /* the attention's scratch */
+    float *packed_out;            /* the read-out's W packed for its forward product */
     linear32_ctx mm;              /* the products' scratch and threads */
     float *block;                 /* every array above, one allocation */
 };
@@ -53,6 +55,15 @@ static attn_train_shape attn_shape_of(const gpt32 *m)
 {
     return (attn_train_shape){m->B, m->T, m->shape.heads, m->shape.dim / m->shape.heads,
                               m->see_future, m->v.dk, m->v.scale};
+}
+
+/* which: 0..3, W_qkv, W_o, W_1, W_2 -> *k: its inputs, *rows: its outputs */
+static void weight_shape(const gpt32 *m, int which, size_t *k, size_t *rows)
+{
+    attn_train_shape as = attn_shape_of(m);
+    size_t C = m->shape.dim, hid = m->shape.hidden;
+    const size_t ks[4] = {C, C, C, hid}, out[4] = {attn_train_width(&as), C, hid, C};
+    *k = ks[which], *rows = out[which];
 }
 
 /* every activation array of m carved from base (NULL: only counted) -> floats used */
@@ -73,7 +84,13 @@ static size_t carve_acts(gpt32 *m, gpt32_acts *a, float *base)
         la->rstd2 = carve(base, &at, n), la->Z = carve(base, &at, n * hid);
         la->F = carve(base, &at, n * hid), la->M = carve(base, &at, n * C);
         la->R2 = carve(base, &at, n * C);
+        for (int w = 0; w < 4; w++) {
+            size_t k, rows;
+            weight_shape(m, w, &k, &rows);
+            la->packed[w] = carve(base, &at, gemm32_scratch(rows, k));
+        }
     }
+    a->packed_out = carve(base, &at, gemm32_scratch(s->vocab, C));
     a->Hf = carve(base, &at, n * C), a->meanf = carve(base, &at, n);
     a->rstdf = carve(base, &at, n), a->logits = carve(base, &at, n * s->vocab);
     a->probs = carve(base, &at, n * s->vocab), a->dlogits = carve(base, &at, n * s->vocab);
@@ -284,20 +301,39 @@ static block32 block_of(const gpt32 *m, size_t l, int grad)
     return (block32){p[0], p[3], p[4], p[5], p[6], p[7], p[8], p[9], p[10], p[11], p[12], p[13]};
 }
 
+/* item 4 l + w: block l's weight w (W_qkv, W_o, W_1, W_2) packed for its forward product;
+ * item 4 L: the read-out's (the weights change only between passes: packed once a pass,
+ * all on the workers at once) */
+static int pack_item(void *ctx, size_t item, int worker)
+{
+    const gpt32 *m = ctx;
+    size_t C = m->shape.dim, L = m->shape.layers, k, rows;
+    (void)worker;
+    if (item == 4 * L)
+        return linear32_pack(C, m->shape.vocab, m->t[2 + 12 * L + 2].value32, m->a->packed_out);
+    if (m->v.no_mlp && item % 4 >= 2)
+        return INVENT_OK;
+    block32 w = block_of(m, item / 4, 0);
+    const float *W[4] = {w.Wqkv, w.Wo, w.W1, w.W2};
+    weight_shape(m, (int)(item % 4), &k, &rows);
+    return linear32_pack(k, rows, W[item % 4], m->a->layer[item / 4].packed[item % 4]);
+}
+
 /* in: (n, C) -> la->A: the attention sublayer of block l on in */
 static int attention_forward(gpt32 *m, const block32 *w, layer_acts *la, const float *in)
 {
     size_t n = m->B * m->T, C = m->shape.dim;
     attn_train_shape as = attn_shape_of(m);
-    int status = linear32_forward(&m->a->mm, n, C, attn_train_width(&as), in, w->Wqkv, NULL,
-                                  la->qkv);
+    int status = linear32_forward(&m->a->mm, n, C, attn_train_width(&as), in, w->Wqkv,
+                                  la->packed[0], NULL, la->qkv);
     if (m->v.score == GPT32_ADDITIVE)
         keep(&status, additive32_forward(&as, la->qkv, w->add_b, w->add_v, la->atty, la->lse,
                                          m->a->attn, m->workers));
     else
         keep(&status,
              attn_train_forward(&as, la->qkv, la->atty, la->lse, m->a->attn, m->workers));
-    keep(&status, linear32_forward(&m->a->mm, n, C, C, la->atty, w->Wo, NULL, la->A));
+    keep(&status,
+         linear32_forward(&m->a->mm, n, C, C, la->atty, w->Wo, la->packed[1], NULL, la->A));
     return status;
 }
 
@@ -307,9 +343,10 @@ static int mlp_forward32(const gpt32 *m, const block32 *w, layer_acts *la, const
     size_t n = m->B * m->T, C = m->shape.dim, hid = m->shape.hidden;
     if (m->v.no_mlp)
         return INVENT_OK;
-    int status = linear32_forward(&m->a->mm, n, C, hid, h, w->W1, w->b1, la->Z);
+    int status = linear32_forward(&m->a->mm, n, C, hid, h, w->W1, la->packed[2], w->b1, la->Z);
     relu32_forward(&m->a->mm, n, hid, la->Z, la->F);
-    keep(&status, linear32_forward(&m->a->mm, n, hid, C, la->F, w->W2, w->b2, la->M));
+    keep(&status,
+         linear32_forward(&m->a->mm, n, hid, C, la->F, w->W2, la->packed[3], w->b2, la->M));
     return status;
 }
 
@@ -349,14 +386,14 @@ int gpt32_forward(gpt32 *m, const size_t *x, const size_t *y, double *loss)
         if (x[i] >= s->vocab || (y && y[i] >= s->vocab))
             return INVENT_ERANGE;
     a->mm.workers = m->workers; /* the caller may have changed it since gpt32_new */
+    int status = workers_run(4 * L + 1, m->workers, pack_item, m);
     embedding32_forward(m->B, m->T, C, x, m->t[0].value32, m->t[1].value32, a->X);
-    int status = INVENT_OK;
     for (size_t l = 0; l < L && status == INVENT_OK; l++)
         status = block_forward32(m, l, a->X + l * n * C, a->X + (l + 1) * n * C);
     layernorm32_forward(&a->mm, n, C, a->X + L * n * C, m->t[k].value32, m->t[k + 1].value32,
                         m->eps, a->Hf, a->meanf, a->rstdf);
     keep(&status, linear32_forward(&m->a->mm, n, C, s->vocab, a->Hf, m->t[k + 2].value32,
-                                   m->t[k + 3].value32, a->logits));
+                                   a->packed_out, m->t[k + 3].value32, a->logits));
     double l = xent32_forward(&a->mm, n, s->vocab, a->logits, y, a->probs, a->row_loss);
     if (loss && y)
         *loss = l;
