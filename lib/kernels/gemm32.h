@@ -46,6 +46,11 @@ size_t gemm32_scratch(size_t n_max, size_t k_max);
  * INVENT_SIMD */
 int gemm32(const gemm32_args *g, float *scratch, int workers);
 
+/* two products that do not touch each other's C -> both, as gemm32 gives each, in one
+ * run of the workers where both B's need no packing (in place or packed: a linear layer's
+ * two backward products), else one after the other (scratch as gemm32's for either) */
+int gemm32_pair(const gemm32_args *g1, const gemm32_args *g2, float *scratch, int workers);
+
 /* g's B: (K, N) -> bp: gemm32_scratch(>= N, >= K) floats, B packed for products that
  * give it as g->packed (on the vector path in use now); INVENT_ERANGE for a bad INVENT_SIMD */
 int gemm32_pack(const gemm32_args *g, float *bp);

@@ -87,9 +87,8 @@ int linear32_backward(const linear32_ctx *cx, size_t n, size_t k, size_t m, cons
 {
     gemm32_args dx = {n, k, m, dout, m, 1, W, k, 1, din, k, .init = set};
     gemm32_args dw = {m, k, n, dout, 1, m, in, k, 1, dW, k, .init = 0};
-    int status = din ? gemm32(&dx, cx->scratch, cx->workers) : 0;
-    if (status == 0)
-        status = gemm32(&dw, cx->scratch, cx->workers);
+    int status = din ? gemm32_pair(&dx, &dw, cx->scratch, cx->workers)
+                     : gemm32(&dw, cx->scratch, cx->workers);
     if (db)
         column_sums_add(n, m, dout, db);
     return status;
