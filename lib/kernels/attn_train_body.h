@@ -14,7 +14,7 @@
  *   backward  per tile: S = Q K^T and dP = dO V^T, then P = 2^(scale log2(e)
  *             S - lse) recomputed and dS = scale P o (dP - D); then
  *             dQ += dS K, dK += dS^T Q, dV += P^T dO, added straight into
- *             the item's own columns of dqkv.
+ *             the item's own columns of dqkv (zeroed by the item first).
  * The including file defines vf, VW, vf_exp2 (x <= 0), vf_max, vf_sum, TRAIN_FORWARD_ITEM,
  * TRAIN_BACKWARD_ITEM (the items' names), and includes gemm32_body.h first. */
 #include <math.h>
@@ -277,6 +277,11 @@ static int TRAIN_BACKWARD_ITEM(void *ctx, size_t item, int worker)
     const float *lse = j->lse + (b * s->H + h) * s->T;
     float *row = j->dqkv + b * s->T * v.C3, *dq = row + h * dqk, *dk = row + (s->H + h) * dqk;
     float *dv = row + 2 * s->H * dqk + h * dh;
+    for (size_t t = 0; t < v.T; t++) { /* the item's columns of dqkv, added to below */
+        memset(dq + t * v.C3, 0, dqk * sizeof(float));
+        memset(dk + t * v.C3, 0, dqk * sizeof(float));
+        memset(dv + t * v.C3, 0, dh * sizeof(float));
+    }
     pack_by_rows(v.k, v.C3, v.T, dqk, v.kt);
     pack_by_rows(v.v, v.C3, v.T, dh, v.vt);
     pack_by_features(v.k, v.C3, v.T, dqk, v.kp);

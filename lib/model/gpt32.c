@@ -410,7 +410,8 @@ static int attention_backward(gpt32 *m, size_t l, const float *in, const float *
     gpt32_acts *a = m->a;
     attn_train_shape as = attn_shape_of(m);
     size_t W = attn_train_width(&as);
-    memset(a->dqkv, 0, n * W * sizeof(float));
+    if (m->v.score == GPT32_ADDITIVE) /* it adds; attn_train_backward writes dqkv */
+        memset(a->dqkv, 0, n * W * sizeof(float));
     int status = linear32_backward(&a->mm, n, C, C, la->atty, w.Wo, dA, a->datty, 1, g.Wo, NULL);
     if (m->v.score == GPT32_ADDITIVE)
         keep(&status, additive32_backward(&as, la->qkv, w.add_b, w.add_v, la->atty, la->lse,
