@@ -23,7 +23,8 @@ static double product_error(size_t M, size_t N, size_t K, int ta, int tb, int wo
         b[i] = (float)((int)(i * 104729 % 11) - 5) / 4.0f;
     for (size_t i = 0; i < M * N; i++)
         c[i] = 1.0f; /* added to */
-    gemm32_args g = {M, N, K, a, ta ? 1 : K, ta ? M : 1, b, tb ? 1 : N, tb ? K : 1, c, N, .init = 0};
+    gemm32_args g = {M, N, K, a, ta ? 1 : K, ta ? M : 1, b, tb ? 1 : N, tb ? K : 1, c, N,
+                     .init = 0};
     cr_assert_eq(gemm32(&g, scratch, workers), INVENT_OK);
     double worst = 0.0, top = 0.0;
     for (size_t i = 0; i < M; i++)

@@ -36,6 +36,8 @@ typedef struct gemm32_args {
     int init;          /* 1: C's rows are first set to bias (NULL: zero), by their worker */
     const float *bias; /* (N) */
     const float *packed; /* B as gemm32_pack left it (b is then not read), or NULL */
+    const float *gate;   /* NULL, or (M, N) ldc apart: C, once whole, is kept where gate > 0
+                          * and 0 elsewhere (gate c itself: a ReLU in place) */
 } gemm32_args;
 
 /* N_max, K_max -> floats of scratch gemm32 needs for products with N <= N_max, K <= K_max */

@@ -1,9 +1,12 @@
 /* gemm32's work item, written once for a vector of VW floats and compiled by
- * each vector path. One item is a block of GEMM_ROW_BLOCK rows of C (and of
- * a group of its panels of columns, gemm32_job.h), taken through B's blocks of K in order: for every GEMM_MR rows of A (read in place, by their strides),
- * each panel of NR = GEMM_NV VW columns of packed B is multiplied into a
- * register block of GEMM_MR x GEMM_NV vectors (one broadcast of A's entry
- * against GEMM_NV vectors of B's row, per row) and added to C.
+ * each vector path. One item is a block of GEMM_ROW_BLOCK rows of C (and of a
+ * group of its panels of columns, gemm32_job.h), taken through B's blocks of
+ * K in order: for every GEMM_MR rows of A (read in place, by their strides),
+ * each panel of NR = GEMM_NV VW columns of B (packed, or its rows in place) is
+ * multiplied into a register block of GEMM_MR x GEMM_NV vectors (one broadcast
+ * of A's entry against GEMM_NV vectors of B's row, per row) and added to C
+ * (written, for the first block of K when init has no bias); then, with a
+ * gate, the finished block is kept where the gate is positive.
  * The including file defines vf, VW, GEMM_MR, GEMM_NV and GEMM_ITEM. */
 #include <string.h>
 
@@ -66,6 +69,16 @@ static __attribute__((noinline)) void GEMM_MICRO(size_t kc, const float *a, size
             c[r * ldc + j] = add ? c[r * ldc + j] + tile[r * GEMM_NR + j] : tile[r * GEMM_NR + j];
 }
 
+/* c, gate: one row -> c[j] = gate[j] > 0 ? c[j] : 0 for j in c0..c1-1 */
+INLINE void gate_row(float *c, const float *gate, size_t c0, size_t c1)
+{
+    size_t j = c0;
+    for (; j + VW <= c1; j += VW)
+        vstore(c + j, VSELECT(vload(gate + j) > 0.0f, vload(c + j), vsplat(0.0f)));
+    for (; j < c1; j++)
+        c[j] = gate[j] > 0.0f ? c[j] : 0.0f;
+}
+
 static int GEMM_ITEM(void *ctx, size_t item, int worker)
 {
     const gemm32_job *j = ctx;
@@ -97,6 +110,8 @@ static int GEMM_ITEM(void *ctx, size_t item, int worker)
             }
         }
     }
+    for (size_t i = block * GEMM_ROW_BLOCK; g->gate && i < end; i++)
+        gate_row(g->c + i * g->ldc, g->gate + i * g->ldc, c0, c1);
     return INVENT_OK;
 }
 

@@ -33,22 +33,14 @@ static void rows_run(const linear32_ctx *cx, size_t n, void (*fn)(const void *, 
     workers_run((n + ROWS_CHUNK - 1) / ROWS_CHUNK, cx->workers, rows_item, &j);
 }
 
-/* Four floats at a time, without branches (the signs are a coin toss, which a
- * branch predicts badly): SSE2 on x86-64, plain C elsewhere. */
+/* Four floats at a time: SSE2 on x86-64, plain C elsewhere. */
 typedef float v4 __attribute__((vector_size(16)));
-typedef int v4i __attribute__((vector_size(16)));
 
 static v4 load4(const float *p)
 {
     v4 v;
     memcpy(&v, p, sizeof v);
     return v;
-}
-
-/* x where keep > 0, else 0 */
-static v4 where_positive(v4 keep, v4 x)
-{
-    return (v4)((v4i)x & (keep > (v4){0}));
 }
 
 /* x: (n, m) -> sums: (m) += its columns' sums, each in row order (a row at a time, four
@@ -74,18 +66,20 @@ int linear32_pack(size_t k, size_t m, const float *W, float *Wp)
 }
 
 int linear32_forward(const linear32_ctx *cx, size_t n, size_t k, size_t m, const float *in,
-                     const float *W, const float *Wp, const float *b, float *out)
+                     const float *W, const float *Wp, const float *b, int relu, float *out)
 {
     /* the bias first (by each row's worker), then the product is added */
-    gemm32_args g = {n, m, k, in, k, 1, W, 1, k, out, m, .init = 1, .bias = b, .packed = Wp};
+    gemm32_args g = {n, m, k, in, k, 1, W, 1, k, out, m, .init = 1, .bias = b, .packed = Wp,
+                     .gate = relu ? out : NULL};
     return gemm32(&g, cx->scratch, cx->workers);
 }
 
 int linear32_backward(const linear32_ctx *cx, size_t n, size_t k, size_t m, const float *in,
-                      const float *W, const float *dout, float *din, int set, float *dW,
-                      float *db)
+                      const float *W, const float *dout, float *din, int set, int relu,
+                      float *dW, float *db)
 {
-    gemm32_args dx = {n, k, m, dout, m, 1, W, k, 1, din, k, .init = set};
+    gemm32_args dx = {n, k, m, dout, m, 1, W, k, 1, din, k, .init = set,
+                      .gate = set && relu ? in : NULL};
     gemm32_args dw = {m, k, n, dout, 1, m, in, k, 1, dW, k, .init = 0};
     int status = din ? gemm32_pair(&dx, &dw, cx->scratch, cx->workers)
                      : gemm32(&dw, cx->scratch, cx->workers);
@@ -223,49 +217,6 @@ void layernorm32_backward(const linear32_ctx *cx, size_t n, size_t d, const floa
     rows_run(cx, n, ln_backward_rows, &a);
     for (size_t i = 0; i < n; i++) /* the sums over rows, in row order */
         ln_param_grads_row(d, x + i * d, mean[i], rstd[i], dy + i * d, dgamma, dbeta);
-}
-
-typedef struct {
-    size_t width;
-    const float *z, *df;
-    float *f, *dz;
-} relu_args;
-
-static void relu_forward_rows(const void *args, size_t lo, size_t hi)
-{
-    const relu_args *a = args;
-    size_t i = lo * a->width, end = hi * a->width;
-    for (; i + 4 <= end; i += 4) {
-        v4 x = load4(a->z + i), y = where_positive(x, x);
-        memcpy(a->f + i, &y, sizeof y);
-    }
-    for (; i < end; i++)
-        a->f[i] = a->z[i] > 0.0f ? a->z[i] : 0.0f;
-}
-
-static void relu_backward_rows(const void *args, size_t lo, size_t hi)
-{
-    const relu_args *a = args;
-    size_t i = lo * a->width, end = hi * a->width;
-    for (; i + 4 <= end; i += 4) {
-        v4 y = where_positive(load4(a->z + i), load4(a->df + i));
-        memcpy(a->dz + i, &y, sizeof y);
-    }
-    for (; i < end; i++)
-        a->dz[i] = a->z[i] > 0.0f ? a->df[i] : 0.0f;
-}
-
-void relu32_forward(const linear32_ctx *cx, size_t n, size_t width, const float *z, float *f)
-{
-    relu_args a = {.width = width, .z = z, .f = f};
-    rows_run(cx, n, relu_forward_rows, &a);
-}
-
-void relu32_backward(const linear32_ctx *cx, size_t n, size_t width, const float *z,
-                     const float *df, float *dz)
-{
-    relu_args a = {.width = width, .z = z, .df = df, .dz = dz};
-    rows_run(cx, n, relu_backward_rows, &a);
 }
 
 void residual32_forward(size_t count, const float *a, const float *b, float *out)

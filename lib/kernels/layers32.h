@@ -23,15 +23,16 @@ typedef struct {
 int linear32_pack(size_t k, size_t m, const float *W, float *Wp);
 
 /* in: (n, k), W: (m, k) (Wp: W as linear32_pack left it, or NULL), b: (m) or NULL ->
- * out: (n, m) = in W^T + b */
+ * out: (n, m) = in W^T + b (relu 1: max(in W^T + b, 0), by each block's worker) */
 int linear32_forward(const linear32_ctx *cx, size_t n, size_t k, size_t m, const float *in,
-                     const float *W, const float *Wp, const float *b, float *out);
+                     const float *W, const float *Wp, const float *b, int relu, float *out);
 
-/* dout: (n, m) -> din: (n, k) += dout W, or = dout W with set (din NULL: skipped),
+/* dout: (n, m) -> din: (n, k) += dout W, or = dout W with set (din NULL: skipped; relu
+ * with set: = dout W where in > 0, else 0, the gradient before the ReLU whose output in is),
  * dW: (m, k) += dout^T in, db: (m) += column sums of dout (NULL: no bias) */
 int linear32_backward(const linear32_ctx *cx, size_t n, size_t k, size_t m, const float *in,
-                      const float *W, const float *dout, float *din, int set, float *dW,
-                      float *db);
+                      const float *W, const float *dout, float *din, int set, int relu,
+                      float *dW, float *db);
 
 /* x: (n, d) -> y: (n, d) = gamma (x - mean) rstd + beta, mean, rstd: (n) kept,
  * rstd = 1 / sqrt(var + eps) (the variance over d, two passes) */
@@ -43,13 +44,6 @@ void layernorm32_forward(const linear32_ctx *cx, size_t n, size_t d, const float
 void layernorm32_backward(const linear32_ctx *cx, size_t n, size_t d, const float *x,
                           const float *gamma, const float *mean, const float *rstd,
                           const float *dy, float *dx, float *dgamma, float *dbeta);
-
-/* z: (n, width) -> f = max(z, 0) */
-void relu32_forward(const linear32_ctx *cx, size_t n, size_t width, const float *z, float *f);
-
-/* dz: (n, width) = df where z > 0, else 0 */
-void relu32_backward(const linear32_ctx *cx, size_t n, size_t width, const float *z,
-                     const float *df, float *dz);
 
 /* a, b: (count) -> out = a + b */
 void residual32_forward(size_t count, const float *a, const float *b, float *out);

@@ -305,11 +305,11 @@ int recurrent32_forward(recurrent32 *m, const size_t *x, const size_t *y, double
     a->mm.workers = m->workers;
     for (size_t i = 0; i < n; i++) /* x_t = E[id_t] */
         memcpy(a->X + i * e, m->w.E + x[i] * e, e * sizeof(float));
-    int status = linear32_forward(&a->mm, n, e, gm, a->X, m->w.U, NULL, m->w.bx, a->P);
+    int status = linear32_forward(&a->mm, n, e, gm, a->X, m->w.U, NULL, m->w.bx, 0, a->P);
     if (status == INVENT_OK)
         status = unroll(m);
     if (status == INVENT_OK)
-        status = linear32_forward(&a->mm, n, st, V, a->H, m->w.Wout, NULL, m->w.bout,
+        status = linear32_forward(&a->mm, n, st, V, a->H, m->w.Wout, NULL, m->w.bout, 0,
                                   a->logits);
     double l = xent32_forward(&a->mm, n, V, a->logits, y, a->probs, a->row_loss);
     if (loss && y)
@@ -386,17 +386,17 @@ int recurrent32_backward(recurrent32 *m, const size_t *x, const size_t *y)
     size_t n = m->B * m->T, e = s->input, st = s->state, gm = gates(s) * st, V = s->vocab;
     recurrent32_acts *a = m->a;
     xent32_backward(n, V, a->probs, y, a->dlogits);
-    int status = linear32_backward(&a->mm, n, st, V, a->H, m->w.Wout, a->dlogits, a->dH, 1,
+    int status = linear32_backward(&a->mm, n, st, V, a->H, m->w.Wout, a->dlogits, a->dH, 1, 0,
                                    m->g.Wout, m->g.bout);
     if (status == INVENT_OK)
         status = unroll_backward(m);
     /* W h_{t-1} + bh over every position (without recurrence h_{t-1} = 0: W's gradient
      * stays 0, bh's is still dQ's column sums) */
     if (status == INVENT_OK && (!m->no_recurrence || m->g.bh))
-        status = linear32_backward(&a->mm, n, st, gm, a->Hprev, m->w.W, a->dQ, NULL, 0, m->g.W,
+        status = linear32_backward(&a->mm, n, st, gm, a->Hprev, m->w.W, a->dQ, NULL, 0, 0, m->g.W,
                                    m->g.bh);
     if (status == INVENT_OK) /* U x_t + bx */
-        status = linear32_backward(&a->mm, n, e, gm, a->X, m->w.U, a->dA, a->dX, 1, m->g.U,
+        status = linear32_backward(&a->mm, n, e, gm, a->X, m->w.U, a->dA, a->dX, 1, 0, m->g.U,
                                    m->g.bx);
     for (size_t i = 0; status == INVENT_OK && i < n; i++) /* x_t = E[id_t] */
         for (size_t k = 0; k < e; k++)

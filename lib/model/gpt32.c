@@ -21,7 +21,7 @@ typedef struct {
     float *A;                    /* (n, C) after W_o */
     float *R1;                   /* (n, C) the first skip */
     float *out2, *mean2, *rstd2; /* norm 2 (pre-norm only) */
-    float *Z, *F;                /* (n, m) the MLP's pre-activations and activations */
+    float *F;                    /* (n, m) the MLP's activations, ReLU(h W_1^T + b_1) */
     float *M;                    /* (n, C) the MLP's output */
     float *R2;                   /* (n, C) post-norm: the second skip, norm 2's input */
     float *packed[4];            /* W_qkv, W_o, W_1, W_2 packed for the forward products */
@@ -34,7 +34,7 @@ struct gpt32_acts {
     float *logits, *probs;        /* (n, V) */
     double *row_loss;             /* (n) each position's loss */
     float *dX, *dX2, *dR1, *dH, *dN, *datty; /* (n, C) each: gradients on the way back */
-    float *dqkv, *dF, *dZ;        /* (n, W), (n, m), (n, m) */
+    float *dqkv, *dZ;             /* (n, W), (n, m): at the ReLU's input */
     float *dlogits;               /* (n, V) */
     float *attn;                  /* the attention's scratch */
     float *packed_out;            /* the read-out's W packed for its forward product */
@@ -81,7 +81,7 @@ static size_t carve_acts(gpt32 *m, gpt32_acts *a, float *base)
         la->atty = carve(base, &at, n * C), la->lse = carve(base, &at, n * s->heads);
         la->A = carve(base, &at, n * C), la->R1 = carve(base, &at, n * C);
         la->out2 = carve(base, &at, n * C), la->mean2 = carve(base, &at, n);
-        la->rstd2 = carve(base, &at, n), la->Z = carve(base, &at, n * hid);
+        la->rstd2 = carve(base, &at, n);
         la->F = carve(base, &at, n * hid), la->M = carve(base, &at, n * C);
         la->R2 = carve(base, &at, n * C);
         for (int w = 0; w < 4; w++) {
@@ -99,7 +99,7 @@ static size_t carve_acts(gpt32 *m, gpt32_acts *a, float *base)
     for (size_t k = 0; k < sizeof d / sizeof d[0]; k++)
         *d[k] = carve(base, &at, n * C);
     a->dqkv = carve(base, &at, n * W);
-    a->dF = carve(base, &at, n * hid), a->dZ = carve(base, &at, n * hid);
+    a->dZ = carve(base, &at, n * hid);
     size_t attn = m->v.score == GPT32_ADDITIVE ? additive32_scratch(&as, m->workers)
                                                : attn_train_scratch(&as, m->workers);
     a->attn = carve(base, &at, attn);
@@ -325,7 +325,7 @@ static int attention_forward(gpt32 *m, const block32 *w, layer_acts *la, const f
     size_t n = m->B * m->T, C = m->shape.dim;
     attn_train_shape as = attn_shape_of(m);
     int status = linear32_forward(&m->a->mm, n, C, attn_train_width(&as), in, w->Wqkv,
-                                  la->packed[0], NULL, la->qkv);
+                                  la->packed[0], NULL, 0, la->qkv);
     if (m->v.score == GPT32_ADDITIVE)
         keep(&status, additive32_forward(&as, la->qkv, w->add_b, w->add_v, la->atty, la->lse,
                                          m->a->attn, m->workers));
@@ -333,7 +333,7 @@ static int attention_forward(gpt32 *m, const block32 *w, layer_acts *la, const f
         keep(&status,
              attn_train_forward(&as, la->qkv, la->atty, la->lse, m->a->attn, m->workers));
     keep(&status,
-         linear32_forward(&m->a->mm, n, C, C, la->atty, w->Wo, la->packed[1], NULL, la->A));
+         linear32_forward(&m->a->mm, n, C, C, la->atty, w->Wo, la->packed[1], NULL, 0, la->A));
     return status;
 }
 
@@ -343,10 +343,10 @@ static int mlp_forward32(const gpt32 *m, const block32 *w, layer_acts *la, const
     size_t n = m->B * m->T, C = m->shape.dim, hid = m->shape.hidden;
     if (m->v.no_mlp)
         return INVENT_OK;
-    int status = linear32_forward(&m->a->mm, n, C, hid, h, w->W1, la->packed[2], w->b1, la->Z);
-    relu32_forward(&m->a->mm, n, hid, la->Z, la->F);
+    int status =
+        linear32_forward(&m->a->mm, n, C, hid, h, w->W1, la->packed[2], w->b1, 1, la->F);
     keep(&status,
-         linear32_forward(&m->a->mm, n, hid, C, la->F, w->W2, la->packed[3], w->b2, la->M));
+         linear32_forward(&m->a->mm, n, hid, C, la->F, w->W2, la->packed[3], w->b2, 0, la->M));
     return status;
 }
 
@@ -393,7 +393,7 @@ int gpt32_forward(gpt32 *m, const size_t *x, const size_t *y, double *loss)
     layernorm32_forward(&a->mm, n, C, a->X + L * n * C, m->t[k].value32, m->t[k + 1].value32,
                         m->eps, a->Hf, a->meanf, a->rstdf);
     keep(&status, linear32_forward(&m->a->mm, n, C, s->vocab, a->Hf, m->t[k + 2].value32,
-                                   a->packed_out, m->t[k + 3].value32, a->logits));
+                                   a->packed_out, m->t[k + 3].value32, 0, a->logits));
     double l = xent32_forward(&a->mm, n, s->vocab, a->logits, y, a->probs, a->row_loss);
     if (loss && y)
         *loss = l;
@@ -412,7 +412,7 @@ static int attention_backward(gpt32 *m, size_t l, const float *in, const float *
     size_t W = attn_train_width(&as);
     if (m->v.score == GPT32_ADDITIVE) /* it adds; attn_train_backward writes dqkv */
         memset(a->dqkv, 0, n * W * sizeof(float));
-    int status = linear32_backward(&a->mm, n, C, C, la->atty, w.Wo, dA, a->datty, 1, g.Wo, NULL);
+    int status = linear32_backward(&a->mm, n, C, C, la->atty, w.Wo, dA, a->datty, 1, 0, g.Wo, NULL);
     if (m->v.score == GPT32_ADDITIVE)
         keep(&status, additive32_backward(&as, la->qkv, w.add_b, w.add_v, la->atty, la->lse,
                                           a->datty, a->dqkv, g.add_b, g.add_v, a->attn,
@@ -421,7 +421,7 @@ static int attention_backward(gpt32 *m, size_t l, const float *in, const float *
         keep(&status, attn_train_backward(&as, la->qkv, la->atty, la->lse, a->datty, a->dqkv,
                                           a->attn, m->workers));
     keep(&status,
-         linear32_backward(&a->mm, n, C, W, in, w.Wqkv, a->dqkv, dIn, set, g.Wqkv, NULL));
+         linear32_backward(&a->mm, n, C, W, in, w.Wqkv, a->dqkv, dIn, set, 0, g.Wqkv, NULL));
     return status;
 }
 
@@ -439,10 +439,9 @@ static int mlp_backward32(gpt32 *m, size_t l, const float *h, const float *dM, f
     block32 w = block_of(m, l, 0), g = block_of(m, l, 1);
     layer_acts *la = &m->a->layer[l];
     int status =
-        linear32_backward(&m->a->mm, n, hid, C, la->F, w.W2, dM, m->a->dF, 1, g.W2, g.b2);
-    relu32_backward(&m->a->mm, n, hid, la->Z, m->a->dF, m->a->dZ);
+        linear32_backward(&m->a->mm, n, hid, C, la->F, w.W2, dM, m->a->dZ, 1, 1, g.W2, g.b2);
     keep(&status,
-         linear32_backward(&m->a->mm, n, C, hid, h, w.W1, m->a->dZ, dH, set, g.W1, g.b1));
+         linear32_backward(&m->a->mm, n, C, hid, h, w.W1, m->a->dZ, dH, set, 0, g.W1, g.b1));
     return status;
 }
 
@@ -484,7 +483,7 @@ int gpt32_backward(gpt32 *m, const size_t *x, const size_t *y)
     gpt32_acts *a = m->a;
     xent32_backward(n, s->vocab, a->probs, y, a->dlogits);
     int status = linear32_backward(&a->mm, n, C, s->vocab, a->Hf, m->t[k + 2].value32,
-                                   a->dlogits, a->dX2, 1, m->t[k + 2].grad32,
+                                   a->dlogits, a->dX2, 1, 0, m->t[k + 2].grad32,
                                    m->t[k + 3].grad32);
     memset(a->dX, 0, n * C * sizeof(float));
     layernorm32_backward(&a->mm, n, C, a->X + L * n * C, m->t[k].value32, a->meanf, a->rstdf,
