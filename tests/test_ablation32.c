@@ -268,10 +268,15 @@ Test(ablation32, no_position_with_the_drawn_positions_is_caught)
     assert_caught(ABL_NO_POSITION, 2, keep_positions);
 }
 
-Test(ablation32, no_mask_follows_the_float64_path) { assert_follows(ABL_NO_MASK, 3); }
+/* seed 13, not 3: at seed 3 one MLP unit of block 1 sits at ReLU's kink (its
+ * pre-activation within float32's rounding of 0), so that its gradient is
+ * there on one path and not on the other whenever the attention's rounding
+ * moves (block 1's W1, b1 and norm 2 some 1e-3 apart, W2 and everything after
+ * the ReLU 2e-7); seeds 1 to 12 but 3 agree to 6e-7 to 2e-6 */
+Test(ablation32, no_mask_follows_the_float64_path) { assert_follows(ABL_NO_MASK, 13); }
 Test(ablation32, no_mask_causal_while_training_is_caught)
 {
-    assert_caught(ABL_NO_MASK, 3, causal_while_training);
+    assert_caught(ABL_NO_MASK, 13, causal_while_training);
 }
 
 Test(ablation32, no_scale_follows_the_float64_path) { assert_follows(ABL_NO_SCALE, 4); }

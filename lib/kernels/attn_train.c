@@ -37,7 +37,7 @@ static int job_open(const attn_train_shape *s, int workers, float *scratch, attn
         !isfinite(s->scale))
         return INVENT_ERANGE;
     size_t dk = attn_train_dk(s);
-    *j = (attn_train_job){.s = s, .tpad = (s->T + 15) / 16 * 16,
+    *j = (attn_train_job){.s = s,
                           .per_worker = attn_train_per_worker(s->T, dk, s->dh), .scratch = scratch,
                           .dk = dk, .width = attn_train_width(s),
                           .scale = s->scale > 0.0f ? s->scale : 1.0f / sqrtf((float)dk)};

@@ -24,7 +24,7 @@
 
 #include <stddef.h>
 
-typedef struct {
+typedef struct attn_train_shape {
     size_t B, T, H, dh; /* sequences, tokens, heads, head size of the values (C = H dh) */
     int see_future;     /* 0: causal; 1: every query sees every key (an ablation) */
     size_t dk;          /* head size of the queries and keys; 0: dh */
@@ -46,7 +46,8 @@ int attn_train_forward(const attn_train_shape *s, const float *qkv, float *out, 
                        float *scratch, int workers);
 
 /* right after attn_train_forward(s, qkv, out, lse): dout: (B, T, C) ->
- * dqkv: (B, T, attn_train_width) += the gradient at qkv */
+ * dqkv: (B, T, attn_train_width) = the gradient at qkv (written, not added: each item
+ * zeroes its own columns first) */
 int attn_train_backward(const attn_train_shape *s, const float *qkv, const float *out,
                         const float *lse, const float *dout, float *dqkv, float *scratch,
                         int workers);

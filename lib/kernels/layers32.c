@@ -33,22 +33,14 @@ static void rows_run(const linear32_ctx *cx, size_t n, void (*fn)(const void *, 
     workers_run((n + ROWS_CHUNK - 1) / ROWS_CHUNK, cx->workers, rows_item, &j);
 }
 
-/* Four floats at a time, without branches (the signs are a coin toss, which a
- * branch predicts badly): SSE2 on x86-64, plain C elsewhere. */
+/* Four floats at a time: SSE2 on x86-64, plain C elsewhere. */
 typedef float v4 __attribute__((vector_size(16)));
-typedef int v4i __attribute__((vector_size(16)));
 
 static v4 load4(const float *p)
 {
     v4 v;
     memcpy(&v, p, sizeof v);
     return v;
-}
-
-/* x where keep > 0, else 0 */
-static v4 where_positive(v4 keep, v4 x)
-{
-    return (v4)((v4i)x & (keep > (v4){0}));
 }
 
 /* x: (n, m) -> sums: (m) += its columns' sums, each in row order (a row at a time, four
@@ -67,22 +59,30 @@ static void column_sums_add(size_t n, size_t m, const float *x, float *sums)
     }
 }
 
+int linear32_pack(size_t k, size_t m, const float *W, float *Wp)
+{
+    gemm32_args g = {0, m, k, NULL, k, 1, W, 1, k, NULL, m, .init = 1};
+    return gemm32_pack(&g, Wp);
+}
+
 int linear32_forward(const linear32_ctx *cx, size_t n, size_t k, size_t m, const float *in,
-                     const float *W, const float *b, float *out)
+                     const float *W, const float *Wp, const float *b, int relu, float *out)
 {
     /* the bias first (by each row's worker), then the product is added */
-    gemm32_args g = {n, m, k, in, k, 1, W, 1, k, out, m, .init = 1, .bias = b};
+    gemm32_args g = {n, m, k, in, k, 1, W, 1, k, out, m, .init = 1, .bias = b, .packed = Wp,
+                     .gate = relu ? out : NULL};
     return gemm32(&g, cx->scratch, cx->workers);
 }
 
 int linear32_backward(const linear32_ctx *cx, size_t n, size_t k, size_t m, const float *in,
-                      const float *W, const float *dout, float *din, float *dW, float *db)
+                      const float *W, const float *dout, float *din, int set, int relu,
+                      float *dW, float *db)
 {
-    gemm32_args dx = {n, k, m, dout, m, 1, W, k, 1, din, k, 0, NULL};
-    gemm32_args dw = {m, k, n, dout, 1, m, in, k, 1, dW, k, 0, NULL};
-    int status = din ? gemm32(&dx, cx->scratch, cx->workers) : 0;
-    if (status == 0)
-        status = gemm32(&dw, cx->scratch, cx->workers);
+    gemm32_args dx = {n, k, m, dout, m, 1, W, k, 1, din, k, .init = set,
+                      .gate = set && relu ? in : NULL};
+    gemm32_args dw = {m, k, n, dout, 1, m, in, k, 1, dW, k, .init = 0};
+    int status = din ? gemm32_pair(&dx, &dw, cx->scratch, cx->workers)
+                     : gemm32(&dw, cx->scratch, cx->workers);
     if (db)
         column_sums_add(n, m, dout, db);
     return status;
@@ -94,21 +94,50 @@ typedef struct {
     float eps, *y, *mean, *rstd;
 } ln_forward_args;
 
+/* v -> the sum of its four lanes */
+static float lanes_sum(v4 v)
+{
+    return (v[0] + v[1]) + (v[2] + v[3]);
+}
+
+/* x: (d) -> its mean and its variance about it (two passes, four columns at a time) */
+static void row_moments(const float *x, size_t d, float *mean, float *var)
+{
+    v4 acc = {0};
+    size_t j = 0;
+    for (; j + 4 <= d; j += 4)
+        acc += load4(x + j);
+    float mu = lanes_sum(acc);
+    for (; j < d; j++)
+        mu += x[j];
+    mu /= (float)d;
+    acc = (v4){0};
+    for (j = 0; j + 4 <= d; j += 4) {
+        v4 c = load4(x + j) - mu;
+        acc += c * c;
+    }
+    float v = lanes_sum(acc);
+    for (; j < d; j++)
+        v += (x[j] - mu) * (x[j] - mu);
+    *mean = mu, *var = v / (float)d;
+}
+
 static void ln_forward_rows(const void *args, size_t lo, size_t hi)
 {
     const ln_forward_args *a = args;
     size_t d = a->d;
     for (size_t i = lo; i < hi; i++) {
         const float *xi = a->x + i * d;
-        float mu = 0.0f, var = 0.0f;
-        for (size_t j = 0; j < d; j++)
-            mu += xi[j];
-        mu /= (float)d;
-        for (size_t j = 0; j < d; j++)
-            var += (xi[j] - mu) * (xi[j] - mu);
-        float inv = 1.0f / sqrtf(var / (float)d + a->eps);
-        for (size_t j = 0; j < d; j++)
-            a->y[i * d + j] = a->gamma[j] * ((xi[j] - mu) * inv) + a->beta[j];
+        float mu, var;
+        row_moments(xi, d, &mu, &var);
+        float inv = 1.0f / sqrtf(var + a->eps), *y = a->y + i * d;
+        size_t j = 0;
+        for (; j + 4 <= d; j += 4) {
+            v4 out = load4(a->gamma + j) * ((load4(xi + j) - mu) * inv) + load4(a->beta + j);
+            memcpy(y + j, &out, sizeof out);
+        }
+        for (; j < d; j++)
+            y[j] = a->gamma[j] * ((xi[j] - mu) * inv) + a->beta[j];
         a->mean[i] = mu, a->rstd[i] = inv;
     }
 }
@@ -127,23 +156,38 @@ typedef struct {
     float *dx;
 } ln_backward_args;
 
-/* rows lo..hi-1 of dx += (gamma dy - mean(gamma dy) - xhat mean(gamma dy xhat)) rstd */
+/* rows lo..hi-1 of dx += (gamma dy - mean(gamma dy) - xhat mean(gamma dy xhat)) rstd,
+ * four columns at a time */
 static void ln_backward_rows(const void *args, size_t lo, size_t hi)
 {
     const ln_backward_args *a = args;
     size_t d = a->d;
     for (size_t i = lo; i < hi; i++) {
         const float *xi = a->x + i * d, *dyi = a->dy + i * d;
-        float mu = a->mean[i], inv = a->rstd[i], g_mean = 0.0f, gx_mean = 0.0f;
-        for (size_t j = 0; j < d; j++) {
+        float mu = a->mean[i], inv = a->rstd[i], *dx = a->dx + i * d;
+        v4 g_acc = {0}, gx_acc = {0};
+        size_t j = 0;
+        for (; j + 4 <= d; j += 4) {
+            v4 g = load4(a->gamma + j) * load4(dyi + j);
+            g_acc += g;
+            gx_acc += g * ((load4(xi + j) - mu) * inv);
+        }
+        float g_mean = lanes_sum(g_acc), gx_mean = lanes_sum(gx_acc);
+        for (; j < d; j++) {
             float g = a->gamma[j] * dyi[j];
             g_mean += g;
             gx_mean += g * ((xi[j] - mu) * inv);
         }
         g_mean /= (float)d, gx_mean /= (float)d;
-        for (size_t j = 0; j < d; j++) {
+        for (j = 0; j + 4 <= d; j += 4) {
+            v4 xhat = (load4(xi + j) - mu) * inv;
+            v4 out = load4(dx + j) +
+                     (load4(a->gamma + j) * load4(dyi + j) - g_mean - xhat * gx_mean) * inv;
+            memcpy(dx + j, &out, sizeof out);
+        }
+        for (; j < d; j++) {
             float xhat = (xi[j] - mu) * inv;
-            a->dx[i * d + j] += (a->gamma[j] * dyi[j] - g_mean - xhat * gx_mean) * inv;
+            dx[j] += (a->gamma[j] * dyi[j] - g_mean - xhat * gx_mean) * inv;
         }
     }
 }
@@ -175,49 +219,6 @@ void layernorm32_backward(const linear32_ctx *cx, size_t n, size_t d, const floa
         ln_param_grads_row(d, x + i * d, mean[i], rstd[i], dy + i * d, dgamma, dbeta);
 }
 
-typedef struct {
-    size_t width;
-    const float *z, *df;
-    float *f, *dz;
-} relu_args;
-
-static void relu_forward_rows(const void *args, size_t lo, size_t hi)
-{
-    const relu_args *a = args;
-    size_t i = lo * a->width, end = hi * a->width;
-    for (; i + 4 <= end; i += 4) {
-        v4 x = load4(a->z + i), y = where_positive(x, x);
-        memcpy(a->f + i, &y, sizeof y);
-    }
-    for (; i < end; i++)
-        a->f[i] = a->z[i] > 0.0f ? a->z[i] : 0.0f;
-}
-
-static void relu_backward_rows(const void *args, size_t lo, size_t hi)
-{
-    const relu_args *a = args;
-    size_t i = lo * a->width, end = hi * a->width;
-    for (; i + 4 <= end; i += 4) {
-        v4 y = load4(a->dz + i) + where_positive(load4(a->z + i), load4(a->df + i));
-        memcpy(a->dz + i, &y, sizeof y);
-    }
-    for (; i < end; i++)
-        a->dz[i] += a->z[i] > 0.0f ? a->df[i] : 0.0f;
-}
-
-void relu32_forward(const linear32_ctx *cx, size_t n, size_t width, const float *z, float *f)
-{
-    relu_args a = {.width = width, .z = z, .f = f};
-    rows_run(cx, n, relu_forward_rows, &a);
-}
-
-void relu32_backward(const linear32_ctx *cx, size_t n, size_t width, const float *z,
-                     const float *df, float *dz)
-{
-    relu_args a = {.width = width, .z = z, .df = df, .dz = dz};
-    rows_run(cx, n, relu_backward_rows, &a);
-}
-
 void residual32_forward(size_t count, const float *a, const float *b, float *out)
 {
     for (size_t i = 0; i < count; i++)
@@ -241,7 +242,7 @@ static void xent_forward_rows(const void *args, size_t lo, size_t hi)
         const float *z = a->logits + i * V;
         float *p = a->probs + i * V, top = z[0], sum = 0.0f;
         for (size_t c = 1; c < V; c++)
-            top = fmaxf(top, z[c]);
+            top = z[c] > top ? z[c] : top;
         for (size_t c = 0; c < V; c++)
             sum += (p[c] = expf(z[c] - top));
         for (size_t c = 0; c < V; c++)

@@ -1,7 +1,8 @@
 /* The layers of the float32 training path (gpt32.h), each over a whole
  * batch of n = B*T rows at once, as llm.c writes them: the products through
  * gemm32 (gemm32.h), the rest as loops over rows, all on the workers. Every backward pass adds
- * its gradients to what the caller holds (linear.h's convention), and
+ * its gradients to what the caller holds (linear.h's convention), but where
+ * it says it writes them (a gradient the caller would only have zeroed), and
  * nothing here allocates. The formulas are those of the float64 layers in
  * lib/model/ (linear.h, layernorm.h, activation.h, xent.h, embedding.h). */
 #ifndef INVENT_LAYERS32_H
@@ -17,14 +18,21 @@ typedef struct {
     int workers;
 } linear32_ctx;
 
-/* in: (n, k), W: (m, k), b: (m) or NULL -> out: (n, m) = in W^T + b */
-int linear32_forward(const linear32_ctx *cx, size_t n, size_t k, size_t m, const float *in,
-                     const float *W, const float *b, float *out);
+/* W: (m, k) -> Wp: gemm32_scratch(m, k) floats, W^T packed for linear32_forward (for a
+ * W that serves several passes, or packed beside others on the workers) */
+int linear32_pack(size_t k, size_t m, const float *W, float *Wp);
 
-/* dout: (n, m) -> din: (n, k) += dout W (din NULL: skipped), dW: (m, k) += dout^T in,
- * db: (m) += column sums of dout (NULL: no bias) */
+/* in: (n, k), W: (m, k) (Wp: W as linear32_pack left it, or NULL), b: (m) or NULL ->
+ * out: (n, m) = in W^T + b (relu 1: max(in W^T + b, 0), by each block's worker) */
+int linear32_forward(const linear32_ctx *cx, size_t n, size_t k, size_t m, const float *in,
+                     const float *W, const float *Wp, const float *b, int relu, float *out);
+
+/* dout: (n, m) -> din: (n, k) += dout W, or = dout W with set (din NULL: skipped; relu
+ * with set: = dout W where in > 0, else 0, the gradient before the ReLU whose output in is),
+ * dW: (m, k) += dout^T in, db: (m) += column sums of dout (NULL: no bias) */
 int linear32_backward(const linear32_ctx *cx, size_t n, size_t k, size_t m, const float *in,
-                      const float *W, const float *dout, float *din, float *dW, float *db);
+                      const float *W, const float *dout, float *din, int set, int relu,
+                      float *dW, float *db);
 
 /* x: (n, d) -> y: (n, d) = gamma (x - mean) rstd + beta, mean, rstd: (n) kept,
  * rstd = 1 / sqrt(var + eps) (the variance over d, two passes) */
@@ -36,13 +44,6 @@ void layernorm32_forward(const linear32_ctx *cx, size_t n, size_t d, const float
 void layernorm32_backward(const linear32_ctx *cx, size_t n, size_t d, const float *x,
                           const float *gamma, const float *mean, const float *rstd,
                           const float *dy, float *dx, float *dgamma, float *dbeta);
-
-/* z: (n, width) -> f = max(z, 0) */
-void relu32_forward(const linear32_ctx *cx, size_t n, size_t width, const float *z, float *f);
-
-/* dz: (n, width) += df where z > 0 */
-void relu32_backward(const linear32_ctx *cx, size_t n, size_t width, const float *z,
-                     const float *df, float *dz);
 
 /* a, b: (count) -> out = a + b */
 void residual32_forward(size_t count, const float *a, const float *b, float *out);

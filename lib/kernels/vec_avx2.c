@@ -22,14 +22,14 @@ typedef unsigned vu __attribute__((vector_size(32)));
 #define FMA_ITEM fma_item_avx2
 #define READ_ITEM read_item_avx2
 #include "machine_body.h"
-#define TRAIN_FORWARD_ITEM train_forward_item_avx2
-#define TRAIN_BACKWARD_ITEM train_backward_item_avx2
-#include "attn_train_body.h"
 #define GEMM_MR 6
 #define GEMM_NV 2
 #define GEMM_MICRO gemm_micro_avx2
 #define GEMM_ITEM gemm_item_avx2
 #include "gemm32_body.h"
+#define TRAIN_FORWARD_ITEM train_forward_item_avx2
+#define TRAIN_BACKWARD_ITEM train_backward_item_avx2
+#include "attn_train_body.h"
 
 const vec_path vec_path_avx2 = {
     .level = SIMD_AVX2, .panel = PANEL, .tile_item = tile_item_avx2,

@@ -46,14 +46,14 @@ static inline __attribute__((always_inline)) float vf_sum(vf v)
 #define FMA_ITEM fma_item_avx512
 #define READ_ITEM read_item_avx512
 #include "machine_body.h"
-#define TRAIN_FORWARD_ITEM train_forward_item_avx512
-#define TRAIN_BACKWARD_ITEM train_backward_item_avx512
-#include "attn_train_body.h"
 #define GEMM_MR 8
 #define GEMM_NV 2
 #define GEMM_MICRO gemm_micro_avx512
 #define GEMM_ITEM gemm_item_avx512
 #include "gemm32_body.h"
+#define TRAIN_FORWARD_ITEM train_forward_item_avx512
+#define TRAIN_BACKWARD_ITEM train_backward_item_avx512
+#include "attn_train_body.h"
 
 const vec_path vec_path_avx512 = {
     .level = SIMD_AVX512, .panel = PANEL, .tile_item = tile_item_avx512,

@@ -24,14 +24,14 @@ typedef unsigned vu __attribute__((vector_size(16)));
 #define FMA_ITEM fma_item_portable
 #define READ_ITEM read_item_portable
 #include "machine_body.h"
-#define TRAIN_FORWARD_ITEM train_forward_item_portable
-#define TRAIN_BACKWARD_ITEM train_backward_item_portable
-#include "attn_train_body.h"
 #define GEMM_MR 4
 #define GEMM_NV 2
 #define GEMM_MICRO gemm_micro_portable
 #define GEMM_ITEM gemm_item_portable
 #include "gemm32_body.h"
+#define TRAIN_FORWARD_ITEM train_forward_item_portable
+#define TRAIN_BACKWARD_ITEM train_backward_item_portable
+#include "attn_train_body.h"
 
 const vec_path vec_path_portable = {
     .level = SIMD_PORTABLE, .panel = PANEL, .tile_item = tile_item_portable,

@@ -20,7 +20,9 @@ struct recurrent32_acts {
     float *P;              /* (n, g m) U x_t + bx, all positions at once */
     float *Hprev, *H;      /* (n, m) h_{t-1} (0 at t = 0) and h_t */
     float *R, *Zg, *N, *Q; /* (n, m) each, GRU: r, z, n and W_n h_{t-1} + bh_n */
-    float *step;           /* (g m, B) one step's W h_{t-1}, (m, B) on the way back */
+    float *step;           /* (B, g m) one step's h_{t-1} W^T, (B, m) on the way back */
+    float *Wp;             /* W packed once a pass for its steps' products (gemm32_pack):
+                            * as W^T forward, as W back */
     float *logits, *probs, *dlogits; /* (n, V) */
     double *row_loss;      /* (n) */
     float *dH;             /* (n, m) the gradient at each h_t, then the carry added */
@@ -59,7 +61,7 @@ static size_t carve_acts(const recurrent32 *m, recurrent32_acts *a, float *base)
     a->Hprev = carve(base, &at, n * st), a->H = carve(base, &at, n * st);
     a->R = carve(base, &at, gru), a->Zg = carve(base, &at, gru);
     a->N = carve(base, &at, gru), a->Q = carve(base, &at, gru);
-    a->step = carve(base, &at, gm * m->B);
+    a->step = carve(base, &at, gm * m->B), a->Wp = carve(base, &at, gemm32_scratch(gm, gm));
     a->logits = carve(base, &at, n * V), a->probs = carve(base, &at, n * V);
     a->dlogits = carve(base, &at, n * V);
     a->row_loss = (double *)carve(base, &at, 2 * n);
@@ -223,7 +225,7 @@ static float sigmoidf(float x)
     return 1.0f / (1.0f + expf(-x));
 }
 
-/* units lo..hi-1 at step t: h_t from P_t and the step's W h_{t-1} (rows of a->step) */
+/* units lo..hi-1 at step t: h_t from P_t and the step's h_{t-1} W^T (columns of a->step) */
 static void forward_units(const recurrent32 *m, size_t t, size_t lo, size_t hi)
 {
     const recurrent32_acts *a = m->a;
@@ -231,15 +233,15 @@ static void forward_units(const recurrent32 *m, size_t t, size_t lo, size_t hi)
     int rec = !m->no_recurrence && t > 0;
     for (size_t b = 0; b < B; b++) {
         size_t row = b * T + t;
-        const float *p = a->P + row * gm, *hp = a->Hprev + row * st;
+        const float *p = a->P + row * gm, *hp = a->Hprev + row * st, *step = a->step + b * gm;
         float *h = a->H + row * st;
         for (size_t i = lo; i < hi; i++) {
             if (m->shape.cell == RECURRENT_ELMAN) {
-                h[i] = tanhf(p[i] + (rec ? a->step[i * B + b] : 0.0f));
+                h[i] = tanhf(p[i] + (rec ? step[i] : 0.0f));
                 continue;
             }
-            float qr = rec ? a->step[i * B + b] : 0.0f, qz = rec ? a->step[(st + i) * B + b] : 0.0f;
-            float qn = (rec ? a->step[(2 * st + i) * B + b] : 0.0f) + m->w.bh[2 * st + i];
+            float qr = rec ? step[i] : 0.0f, qz = rec ? step[st + i] : 0.0f;
+            float qn = (rec ? step[2 * st + i] : 0.0f) + m->w.bh[2 * st + i];
             float r = sigmoidf(p[i] + qr + m->w.bh[i]);
             float z = sigmoidf(p[st + i] + qz + m->w.bh[st + i]);
             float nn = tanhf(p[2 * st + i] + r * qn);
@@ -259,13 +261,14 @@ static int forward_item(void *ctx, size_t item, int worker)
     return INVENT_OK;
 }
 
-/* -> the step's product over the B windows: a->step: (g m, B) = W h_{t-1}^T */
+/* t -> the step's product over the B windows: a->step: (B, g m) = h_{t-1} W^T, W^T
+ * packed in a->Wp (t 0: only a->Wp packed, for the steps after) */
 static int step_product(recurrent32 *m, size_t t)
 {
     size_t st = m->shape.state, gm = gates(&m->shape) * st;
-    gemm32_args g = {gm, m->B, st, m->w.W, st, 1, m->a->Hprev + t * st, 1, m->T * st,
-                     m->a->step, m->B, .init = 1, .bias = NULL};
-    return gemm32(&g, m->a->mm.scratch, m->workers);
+    gemm32_args g = {m->B, gm, st, m->a->Hprev + t * st, m->T * st, 1, m->w.W, 1, st,
+                     m->a->step, gm, .init = 1, .packed = t ? m->a->Wp : NULL};
+    return t ? gemm32(&g, NULL, m->workers) : gemm32_pack(&g, m->a->Wp);
 }
 
 /* the states of every window, one step in time after the other */
@@ -282,7 +285,7 @@ static int unroll(recurrent32 *m)
             else
                 memcpy(hp, a->H + (b * T + t - 1) * st, st * sizeof(float));
         }
-        if (t > 0 && !m->no_recurrence)
+        if (!m->no_recurrence)
             status = step_product(m, t);
         step_job j = {m, t};
         if (status == INVENT_OK)
@@ -302,11 +305,12 @@ int recurrent32_forward(recurrent32 *m, const size_t *x, const size_t *y, double
     a->mm.workers = m->workers;
     for (size_t i = 0; i < n; i++) /* x_t = E[id_t] */
         memcpy(a->X + i * e, m->w.E + x[i] * e, e * sizeof(float));
-    int status = linear32_forward(&a->mm, n, e, gm, a->X, m->w.U, m->w.bx, a->P);
+    int status = linear32_forward(&a->mm, n, e, gm, a->X, m->w.U, NULL, m->w.bx, 0, a->P);
     if (status == INVENT_OK)
         status = unroll(m);
     if (status == INVENT_OK)
-        status = linear32_forward(&a->mm, n, st, V, a->H, m->w.Wout, m->w.bout, a->logits);
+        status = linear32_forward(&a->mm, n, st, V, a->H, m->w.Wout, NULL, m->w.bout, 0,
+                                  a->logits);
     double l = xent32_forward(&a->mm, n, V, a->logits, y, a->probs, a->row_loss);
     if (loss && y)
         *loss = l;
@@ -324,7 +328,7 @@ static void backward_units(const recurrent32 *m, size_t t, size_t lo, size_t hi)
         size_t row = b * T + t;
         float *dA = a->dA + row * gm, *dQ = a->dQ + row * gm;
         for (size_t i = lo; i < hi; i++) {
-            float g = a->dH[row * st + i] + (from_next ? a->step[i * B + b] : 0.0f);
+            float g = a->dH[row * st + i] + (from_next ? a->step[b * st + i] : 0.0f);
             if (m->shape.cell == RECURRENT_ELMAN) {
                 float h = a->H[row * st + i];
                 dA[i] = dQ[i] = g * (1.0f - h * h);
@@ -352,25 +356,26 @@ static int backward_item(void *ctx, size_t item, int worker)
     return INVENT_OK;
 }
 
-/* -> a->step: (m, B) = (dQ_t W)^T over the B windows, the gradient at h_{t-1} through W */
-static int step_product_back(recurrent32 *m, size_t t)
+/* t -> a->step: (B, m) = dQ_t W over the B windows, the gradient at h_{t-1} through W,
+ * W packed in a->Wp (pack 1: only a->Wp packed, for the steps after) */
+static int step_product_back(recurrent32 *m, size_t t, int pack)
 {
     size_t st = m->shape.state, gm = gates(&m->shape) * st;
-    gemm32_args g = {st, m->B, gm, m->w.W, 1, st, m->a->dQ + t * gm, 1, m->T * gm,
-                     m->a->step, m->B, .init = 1, .bias = NULL};
-    return gemm32(&g, m->a->mm.scratch, m->workers);
+    gemm32_args g = {m->B, st, gm, m->a->dQ + t * gm, m->T * gm, 1, m->w.W, st, 1, m->a->step,
+                     st, .init = 1, .packed = m->a->Wp};
+    return pack ? gemm32_pack(&g, m->a->Wp) : gemm32(&g, NULL, m->workers);
 }
 
 /* back through time: dA, dQ at every step of every window */
 static int unroll_backward(recurrent32 *m)
 {
     size_t st = m->shape.state, chunks = (st + UNITS_CHUNK - 1) / UNITS_CHUNK;
-    int status = INVENT_OK;
+    int status = m->no_recurrence ? INVENT_OK : step_product_back(m, 0, 1);
     for (size_t t = m->T; t-- > 0 && status == INVENT_OK;) {
         step_job j = {m, t};
         status = workers_run(chunks, m->workers, backward_item, &j);
         if (status == INVENT_OK && t > 0 && !m->no_recurrence)
-            status = step_product_back(m, t);
+            status = step_product_back(m, t, 0);
     }
     return status;
 }
@@ -381,19 +386,17 @@ int recurrent32_backward(recurrent32 *m, const size_t *x, const size_t *y)
     size_t n = m->B * m->T, e = s->input, st = s->state, gm = gates(s) * st, V = s->vocab;
     recurrent32_acts *a = m->a;
     xent32_backward(n, V, a->probs, y, a->dlogits);
-    memset(a->dH, 0, n * st * sizeof(float));
-    int status = linear32_backward(&a->mm, n, st, V, a->H, m->w.Wout, a->dlogits, a->dH,
+    int status = linear32_backward(&a->mm, n, st, V, a->H, m->w.Wout, a->dlogits, a->dH, 1, 0,
                                    m->g.Wout, m->g.bout);
     if (status == INVENT_OK)
         status = unroll_backward(m);
     /* W h_{t-1} + bh over every position (without recurrence h_{t-1} = 0: W's gradient
      * stays 0, bh's is still dQ's column sums) */
     if (status == INVENT_OK && (!m->no_recurrence || m->g.bh))
-        status = linear32_backward(&a->mm, n, st, gm, a->Hprev, m->w.W, a->dQ, NULL, m->g.W,
+        status = linear32_backward(&a->mm, n, st, gm, a->Hprev, m->w.W, a->dQ, NULL, 0, 0, m->g.W,
                                    m->g.bh);
-    memset(a->dX, 0, n * e * sizeof(float));
     if (status == INVENT_OK) /* U x_t + bx */
-        status = linear32_backward(&a->mm, n, e, gm, a->X, m->w.U, a->dA, a->dX, m->g.U,
+        status = linear32_backward(&a->mm, n, e, gm, a->X, m->w.U, a->dA, a->dX, 1, 0, m->g.U,
                                    m->g.bx);
     for (size_t i = 0; status == INVENT_OK && i < n; i++) /* x_t = E[id_t] */
         for (size_t k = 0; k < e; k++)

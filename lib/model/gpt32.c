@@ -21,9 +21,10 @@ typedef struct {
     float *A;                    /* (n, C) after W_o */
     float *R1;                   /* (n, C) the first skip */
     float *out2, *mean2, *rstd2; /* norm 2 (pre-norm only) */
-    float *Z, *F;                /* (n, m) the MLP's pre-activations and activations */
+    float *F;                    /* (n, m) the MLP's activations, ReLU(h W_1^T + b_1) */
     float *M;                    /* (n, C) the MLP's output */
     float *R2;                   /* (n, C) post-norm: the second skip, norm 2's input */
+    float *packed[4];            /* W_qkv, W_o, W_1, W_2 packed for the forward products */
 } layer_acts;
 
 struct gpt32_acts {
@@ -33,9 +34,10 @@ struct gpt32_acts {
     float *logits, *probs;        /* (n, V) */
     double *row_loss;             /* (n) each position's loss */
     float *dX, *dX2, *dR1, *dH, *dN, *datty; /* (n, C) each: gradients on the way back */
-    float *dqkv, *dF, *dZ;        /* (n, W), (n, m), (n, m) */
+    float *dqkv, *dZ;             /* (n, W), (n, m): at the ReLU's input */
     float *dlogits;               /* (n, V) */
     float *attn;                  /* the attention's scratch */
+    float *packed_out;            /* the read-out's W packed for its forward product */
     linear32_ctx mm;              /* the products' scratch and threads */
     float *block;                 /* every array above, one allocation */
 };
@@ -55,6 +57,15 @@ static attn_train_shape attn_shape_of(const gpt32 *m)
                               m->see_future, m->v.dk, m->v.scale};
 }
 
+/* which: 0..3, W_qkv, W_o, W_1, W_2 -> *k: its inputs, *rows: its outputs */
+static void weight_shape(const gpt32 *m, int which, size_t *k, size_t *rows)
+{
+    attn_train_shape as = attn_shape_of(m);
+    size_t C = m->shape.dim, hid = m->shape.hidden;
+    const size_t ks[4] = {C, C, C, hid}, out[4] = {attn_train_width(&as), C, hid, C};
+    *k = ks[which], *rows = out[which];
+}
+
 /* every activation array of m carved from base (NULL: only counted) -> floats used */
 static size_t carve_acts(gpt32 *m, gpt32_acts *a, float *base)
 {
@@ -70,10 +81,16 @@ static size_t carve_acts(gpt32 *m, gpt32_acts *a, float *base)
         la->atty = carve(base, &at, n * C), la->lse = carve(base, &at, n * s->heads);
         la->A = carve(base, &at, n * C), la->R1 = carve(base, &at, n * C);
         la->out2 = carve(base, &at, n * C), la->mean2 = carve(base, &at, n);
-        la->rstd2 = carve(base, &at, n), la->Z = carve(base, &at, n * hid);
+        la->rstd2 = carve(base, &at, n);
         la->F = carve(base, &at, n * hid), la->M = carve(base, &at, n * C);
         la->R2 = carve(base, &at, n * C);
+        for (int w = 0; w < 4; w++) {
+            size_t k, rows;
+            weight_shape(m, w, &k, &rows);
+            la->packed[w] = carve(base, &at, gemm32_scratch(rows, k));
+        }
     }
+    a->packed_out = carve(base, &at, gemm32_scratch(s->vocab, C));
     a->Hf = carve(base, &at, n * C), a->meanf = carve(base, &at, n);
     a->rstdf = carve(base, &at, n), a->logits = carve(base, &at, n * s->vocab);
     a->probs = carve(base, &at, n * s->vocab), a->dlogits = carve(base, &at, n * s->vocab);
@@ -82,7 +99,7 @@ static size_t carve_acts(gpt32 *m, gpt32_acts *a, float *base)
     for (size_t k = 0; k < sizeof d / sizeof d[0]; k++)
         *d[k] = carve(base, &at, n * C);
     a->dqkv = carve(base, &at, n * W);
-    a->dF = carve(base, &at, n * hid), a->dZ = carve(base, &at, n * hid);
+    a->dZ = carve(base, &at, n * hid);
     size_t attn = m->v.score == GPT32_ADDITIVE ? additive32_scratch(&as, m->workers)
                                                : attn_train_scratch(&as, m->workers);
     a->attn = carve(base, &at, attn);
@@ -284,20 +301,39 @@ static block32 block_of(const gpt32 *m, size_t l, int grad)
     return (block32){p[0], p[3], p[4], p[5], p[6], p[7], p[8], p[9], p[10], p[11], p[12], p[13]};
 }
 
+/* item 4 l + w: block l's weight w (W_qkv, W_o, W_1, W_2) packed for its forward product;
+ * item 4 L: the read-out's (the weights change only between passes: packed once a pass,
+ * all on the workers at once) */
+static int pack_item(void *ctx, size_t item, int worker)
+{
+    const gpt32 *m = ctx;
+    size_t C = m->shape.dim, L = m->shape.layers, k, rows;
+    (void)worker;
+    if (item == 4 * L)
+        return linear32_pack(C, m->shape.vocab, m->t[2 + 12 * L + 2].value32, m->a->packed_out);
+    if (m->v.no_mlp && item % 4 >= 2)
+        return INVENT_OK;
+    block32 w = block_of(m, item / 4, 0);
+    const float *W[4] = {w.Wqkv, w.Wo, w.W1, w.W2};
+    weight_shape(m, (int)(item % 4), &k, &rows);
+    return linear32_pack(k, rows, W[item % 4], m->a->layer[item / 4].packed[item % 4]);
+}
+
 /* in: (n, C) -> la->A: the attention sublayer of block l on in */
 static int attention_forward(gpt32 *m, const block32 *w, layer_acts *la, const float *in)
 {
     size_t n = m->B * m->T, C = m->shape.dim;
     attn_train_shape as = attn_shape_of(m);
-    int status = linear32_forward(&m->a->mm, n, C, attn_train_width(&as), in, w->Wqkv, NULL,
-                                  la->qkv);
+    int status = linear32_forward(&m->a->mm, n, C, attn_train_width(&as), in, w->Wqkv,
+                                  la->packed[0], NULL, 0, la->qkv);
     if (m->v.score == GPT32_ADDITIVE)
         keep(&status, additive32_forward(&as, la->qkv, w->add_b, w->add_v, la->atty, la->lse,
                                          m->a->attn, m->workers));
     else
         keep(&status,
              attn_train_forward(&as, la->qkv, la->atty, la->lse, m->a->attn, m->workers));
-    keep(&status, linear32_forward(&m->a->mm, n, C, C, la->atty, w->Wo, NULL, la->A));
+    keep(&status,
+         linear32_forward(&m->a->mm, n, C, C, la->atty, w->Wo, la->packed[1], NULL, 0, la->A));
     return status;
 }
 
@@ -307,9 +343,10 @@ static int mlp_forward32(const gpt32 *m, const block32 *w, layer_acts *la, const
     size_t n = m->B * m->T, C = m->shape.dim, hid = m->shape.hidden;
     if (m->v.no_mlp)
         return INVENT_OK;
-    int status = linear32_forward(&m->a->mm, n, C, hid, h, w->W1, w->b1, la->Z);
-    relu32_forward(&m->a->mm, n, hid, la->Z, la->F);
-    keep(&status, linear32_forward(&m->a->mm, n, hid, C, la->F, w->W2, w->b2, la->M));
+    int status =
+        linear32_forward(&m->a->mm, n, C, hid, h, w->W1, la->packed[2], w->b1, 1, la->F);
+    keep(&status,
+         linear32_forward(&m->a->mm, n, hid, C, la->F, w->W2, la->packed[3], w->b2, 0, la->M));
     return status;
 }
 
@@ -349,22 +386,23 @@ int gpt32_forward(gpt32 *m, const size_t *x, const size_t *y, double *loss)
         if (x[i] >= s->vocab || (y && y[i] >= s->vocab))
             return INVENT_ERANGE;
     a->mm.workers = m->workers; /* the caller may have changed it since gpt32_new */
+    int status = workers_run(4 * L + 1, m->workers, pack_item, m);
     embedding32_forward(m->B, m->T, C, x, m->t[0].value32, m->t[1].value32, a->X);
-    int status = INVENT_OK;
     for (size_t l = 0; l < L && status == INVENT_OK; l++)
         status = block_forward32(m, l, a->X + l * n * C, a->X + (l + 1) * n * C);
     layernorm32_forward(&a->mm, n, C, a->X + L * n * C, m->t[k].value32, m->t[k + 1].value32,
                         m->eps, a->Hf, a->meanf, a->rstdf);
     keep(&status, linear32_forward(&m->a->mm, n, C, s->vocab, a->Hf, m->t[k + 2].value32,
-                                   m->t[k + 3].value32, a->logits));
+                                   a->packed_out, m->t[k + 3].value32, 0, a->logits));
     double l = xent32_forward(&a->mm, n, s->vocab, a->logits, y, a->probs, a->row_loss);
     if (loss && y)
         *loss = l;
     return status;
 }
 
-/* dA: (n, C) at the attention's output, in: its input -> dIn: (n, C) += */
-static int attention_backward(gpt32 *m, size_t l, const float *in, const float *dA, float *dIn)
+/* dA: (n, C) at the attention's output, in: its input -> dIn: (n, C) += (set: =) */
+static int attention_backward(gpt32 *m, size_t l, const float *in, const float *dA, float *dIn,
+                              int set)
 {
     size_t n = m->B * m->T, C = m->shape.dim;
     block32 w = block_of(m, l, 0), g = block_of(m, l, 1);
@@ -372,9 +410,9 @@ static int attention_backward(gpt32 *m, size_t l, const float *in, const float *
     gpt32_acts *a = m->a;
     attn_train_shape as = attn_shape_of(m);
     size_t W = attn_train_width(&as);
-    memset(a->datty, 0, n * C * sizeof(float));
-    memset(a->dqkv, 0, n * W * sizeof(float));
-    int status = linear32_backward(&a->mm, n, C, C, la->atty, w.Wo, dA, a->datty, g.Wo, NULL);
+    if (m->v.score == GPT32_ADDITIVE) /* it adds; attn_train_backward writes dqkv */
+        memset(a->dqkv, 0, n * W * sizeof(float));
+    int status = linear32_backward(&a->mm, n, C, C, la->atty, w.Wo, dA, a->datty, 1, 0, g.Wo, NULL);
     if (m->v.score == GPT32_ADDITIVE)
         keep(&status, additive32_backward(&as, la->qkv, w.add_b, w.add_v, la->atty, la->lse,
                                           a->datty, a->dqkv, g.add_b, g.add_v, a->attn,
@@ -382,43 +420,46 @@ static int attention_backward(gpt32 *m, size_t l, const float *in, const float *
     else
         keep(&status, attn_train_backward(&as, la->qkv, la->atty, la->lse, a->datty, a->dqkv,
                                           a->attn, m->workers));
-    keep(&status, linear32_backward(&a->mm, n, C, W, in, w.Wqkv, a->dqkv, dIn, g.Wqkv, NULL));
+    keep(&status,
+         linear32_backward(&a->mm, n, C, W, in, w.Wqkv, a->dqkv, dIn, set, 0, g.Wqkv, NULL));
     return status;
 }
 
-/* dM: (n, C) at the MLP's output, h: its input -> dH: (n, C) += (nothing without MLPs) */
-static int mlp_backward32(gpt32 *m, size_t l, const float *h, const float *dM, float *dH)
+/* dM: (n, C) at the MLP's output, h: its input -> dH: (n, C) += (set: =; without MLPs
+ * nothing is added) */
+static int mlp_backward32(gpt32 *m, size_t l, const float *h, const float *dM, float *dH,
+                          int set)
 {
     size_t n = m->B * m->T, C = m->shape.dim, hid = m->shape.hidden;
-    if (m->v.no_mlp)
+    if (m->v.no_mlp) {
+        if (set)
+            memset(dH, 0, n * C * sizeof(float));
         return INVENT_OK;
+    }
     block32 w = block_of(m, l, 0), g = block_of(m, l, 1);
     layer_acts *la = &m->a->layer[l];
-    memset(m->a->dF, 0, n * hid * sizeof(float));
-    memset(m->a->dZ, 0, n * hid * sizeof(float));
-    int status = linear32_backward(&m->a->mm, n, hid, C, la->F, w.W2, dM, m->a->dF, g.W2, g.b2);
-    relu32_backward(&m->a->mm, n, hid, la->Z, m->a->dF, m->a->dZ);
-    keep(&status, linear32_backward(&m->a->mm, n, C, hid, h, w.W1, m->a->dZ, dH, g.W1, g.b1));
+    int status =
+        linear32_backward(&m->a->mm, n, hid, C, la->F, w.W2, dM, m->a->dZ, 1, 1, g.W2, g.b2);
+    keep(&status,
+         linear32_backward(&m->a->mm, n, C, hid, h, w.W1, m->a->dZ, dH, set, 0, g.W1, g.b1));
     return status;
 }
 
-/* block_forward32 read in reverse: dY: (n, C) -> dX: (n, C) += */
-static int block_backward32(gpt32 *m, size_t l, const float *X, const float *dY, float *dX)
+/* block_forward32 read in reverse: dY: (n, C) -> dX: (n, C) = (dY is used up: pre-norm,
+ * it becomes the gradient at the first skip) */
+static int block_backward32(gpt32 *m, size_t l, const float *X, float *dY, float *dX)
 {
     size_t n = m->B * m->T, C = m->shape.dim, bytes = n * C * sizeof(float);
     block32 w = block_of(m, l, 0), g = block_of(m, l, 1);
     layer_acts *la = &m->a->layer[l];
     gpt32_acts *a = m->a;
-    memset(a->dH, 0, bytes);
     if (m->shape.norm == BLOCK_PRE_NORM) {
-        memcpy(a->dR1, dY, bytes); /* Y = R1 + M */
-        int status = mlp_backward32(m, l, la->out2, dY, a->dH);
-        layernorm32_backward(&a->mm, n, C, la->R1, w.g2, la->mean2, la->rstd2, a->dH, a->dR1, g.g2,
+        float *dR1 = dY; /* Y = R1 + M: dR1 = dY + what comes back through the MLP */
+        int status = mlp_backward32(m, l, la->out2, dY, a->dH, 1);
+        layernorm32_backward(&a->mm, n, C, la->R1, w.g2, la->mean2, la->rstd2, a->dH, dR1, g.g2,
                              g.b2n);
-        for (size_t i = 0; i < n * C; i++) /* R1 = X + A */
-            dX[i] += a->dR1[i];
-        memset(a->dN, 0, bytes);
-        keep(&status, attention_backward(m, l, la->out1, a->dR1, a->dN));
+        memcpy(dX, dR1, bytes); /* R1 = X + A */
+        keep(&status, attention_backward(m, l, la->out1, dR1, a->dN, 1));
         layernorm32_backward(&a->mm, n, C, X, w.g1, la->mean1, la->rstd1, a->dN, dX, g.g1, g.b1n);
         return status;
     }
@@ -426,13 +467,12 @@ static int block_backward32(gpt32 *m, size_t l, const float *X, const float *dY,
     memset(dR2, 0, bytes);
     layernorm32_backward(&m->a->mm, n, C, la->R2, w.g2, la->mean2, la->rstd2, dY, dR2, g.g2, g.b2n);
     memcpy(a->dH, dR2, bytes); /* R2 = H + M */
-    int status = mlp_backward32(m, l, la->out1, dR2, a->dH);
+    int status = mlp_backward32(m, l, la->out1, dR2, a->dH, 0);
     memset(a->dR1, 0, bytes);
     layernorm32_backward(&a->mm, n, C, la->R1, w.g1, la->mean1, la->rstd1, a->dH, a->dR1, g.g1,
                          g.b1n);
-    for (size_t i = 0; i < n * C; i++) /* R1 = X + A */
-        dX[i] += a->dR1[i];
-    keep(&status, attention_backward(m, l, X, a->dR1, dX));
+    memcpy(dX, a->dR1, bytes); /* R1 = X + A */
+    keep(&status, attention_backward(m, l, X, a->dR1, dX, 0));
     return status;
 }
 
@@ -442,14 +482,13 @@ int gpt32_backward(gpt32 *m, const size_t *x, const size_t *y)
     size_t n = m->B * m->T, C = s->dim, L = s->layers, k = 2 + 12 * L;
     gpt32_acts *a = m->a;
     xent32_backward(n, s->vocab, a->probs, y, a->dlogits);
-    memset(a->dX2, 0, n * C * sizeof(float));
     int status = linear32_backward(&a->mm, n, C, s->vocab, a->Hf, m->t[k + 2].value32,
-                                   a->dlogits, a->dX2, m->t[k + 2].grad32, m->t[k + 3].grad32);
+                                   a->dlogits, a->dX2, 1, 0, m->t[k + 2].grad32,
+                                   m->t[k + 3].grad32);
     memset(a->dX, 0, n * C * sizeof(float));
     layernorm32_backward(&a->mm, n, C, a->X + L * n * C, m->t[k].value32, a->meanf, a->rstdf,
                          a->dX2, a->dX, m->t[k].grad32, m->t[k + 1].grad32);
     for (size_t l = L; l-- > 0 && status == INVENT_OK;) {
-        memset(a->dX2, 0, n * C * sizeof(float));
         keep(&status, block_backward32(m, l, a->X + l * n * C, a->dX, a->dX2));
         float *swap = a->dX;
         a->dX = a->dX2, a->dX2 = swap;
