@@ -7,27 +7,24 @@
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "ablation.h"
 #include "ablation32.h"
 #include "lm_models.h"
 #include "lm_run.h"
-#include "paths.h"
+#include "private_dir.h"
 #include "rng.h"
 #include "status.h"
 
-static char dir[64], file[96];
+static char file[PATH_MAX];
 static corpus *text;
 
 enum { B = 4, T = 16, WINDOWS = 16 };
 
 static void make_corpus(void)
 {
-    snprintf(dir, sizeof dir, "%.40s/invent-lmrun-%d", paths_temp_dir(), (int)getpid());
-    mkdir(dir, 0700);
-    snprintf(file, sizeof file, "%s/text", dir);
+    private_dir_make();
+    private_path(file, sizeof file, "text");
     FILE *f = fopen(file, "w");
     cr_assert_not_null(f);
     for (int i = 0; i < 400; i++) /* 400 fortunes: a counting rhyme, easy to learn */
@@ -39,8 +36,7 @@ static void make_corpus(void)
 static void remove_corpus(void)
 {
     corpus_free(text);
-    unlink(file);
-    rmdir(dir);
+    private_dir_remove();
 }
 
 TestSuite(lm_run, .init = make_corpus, .fini = remove_corpus);
