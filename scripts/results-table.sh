@@ -1,7 +1,8 @@
 #!/bin/sh
-# Prints a results file of chapter 14 (results/ch14_full.tsv) as the Markdown
-# table the README shows, its header lines (command, date, machine, wall time)
-# first as a sentence. The README holds the table between the lines
+# Prints a results file of a trained chapter (results/chNN_full.tsv) as the
+# Markdown table the README shows, its header lines (command, date, machine,
+# wall time) first as a sentence: chapter 14's columns as its table names them
+# (the interval in one column), any other file's columns as they are. The README holds the table between the lines
 # "<!-- results/ch14_full.tsv -->" and "<!-- end of results -->";
 # `scripts/results-table.sh --check README.md FILE` fails when they differ.
 set -eu
@@ -10,6 +11,10 @@ table() {
     echo
     awk -F'\t' '
         /^#/ { next }
+        $1 == "row" && $3 != "numbers" { generic = 1 }
+        generic { line = "|"; for (i = 1; i <= NF; i++) line = line " " $i " |"; print line
+                  if ($1 == "row") { line = "|"; for (i = 1; i <= NF; i++) line = line "---|"; print line }
+                  next }
         $1 == "row" { print "| model | claim | numbers | rate | held-out | minus full [95% interval] | verdict | share of steps | ms/step |"
                       print "|---|---|---|---|---|---|---|---|---|"; next }
         NF < 6 { printf "| %s | | | | %s | | | | |\n", $1, $5; next }
