@@ -871,11 +871,10 @@ static void setup(run *r)
 
 /* ------------------------------------------------------------------ results file */
 
-/* r's verdict on a reading: whether it and its control fall on either side of the bound */
+/* a reading, its control, the bound -> whether they fall on either side of it */
 static const char *verdict(double value, double control, double bound)
 {
-    return value >= bound && control < bound ? "holds" : value >= bound ? "control passes too"
-                                                                        : "below the bound";
+    return value >= bound && control < bound ? "holds" : value >= bound ? "control too" : "below";
 }
 
 /* one line of the table: a reading, its control and bound (NAN: none) */
@@ -910,25 +909,28 @@ static void write_results(const run *r, const char *command, double seconds)
     fprintf(f, "# %zu layers of width %zu, %zu heads, context %zu, %zu steps of %zu, rate %g, "
             "seed %lu\n", r->L, r->d, r->H, r->s->context, r->s->steps, r->s->batch, r->s->rate,
             r->o->seed);
+    fprintf(f, "# controls: K1 the text model from another draw, K2 the untrained model, K3 "
+            "mismatched pairs, K4 the one-layer model; verdict: holds when the value reaches the "
+            "bound and its control does not\n");
     fprintf(f, "row\tclaim\tvalue\tcontrol\tbound\tverdict\n");
     const char *model[MODELS] = {"text", "text, another draw", "shuffled text", "one layer"};
     for (int k = 0; k < MODELS; k++) {
         snprintf(row, sizeof row, "held-out loss, %s", model[k]);
         result_line(f, row, "-", r->held_out[run_of(k, BUDGETS)], NAN, NAN);
     }
-    result_line(f, "W_QK spectra, text vs shuffled (control: another draw)", "K1", r->k1.apart[0],
+    result_line(f, "W_QK, text vs shuffled", "K1", r->k1.apart[0],
                 r->k1.again[0], SPECTRA_APART);
-    result_line(f, "W_OV spectra, text vs shuffled (control: another draw)", "K1", r->k1.apart[1],
+    result_line(f, "W_OV, text vs shuffled", "K1", r->k1.apart[1],
                 r->k1.again[1], SPECTRA_APART);
-    result_line(f, "previous-token share (control: untrained)", "K2", r->previous[0],
+    result_line(f, "previous-token share", "K2", r->previous[0],
                 r->previous[1], HEAD_ROLE_SHARE);
-    result_line(f, "own value's standing (control: mismatched)", "K3", r->standing[0],
+    result_line(f, "own value's standing", "K3", r->standing[0],
                 r->standing[1], MEMORY_STANDING);
     for (int b = 1; b <= BUDGETS; b++) {
         size_t steps = run_steps(r, run_of(TEXT_MODEL, b));
-        snprintf(row, sizeof row, "prefix matching at %zu steps (control: one layer)", steps);
+        snprintf(row, sizeof row, "prefix matching, %zu steps", steps);
         result_line(f, row, "K4", r->k4[b - 1][0].prefix, r->k4[b - 1][1].prefix, PREFIX_MATCH);
-        snprintf(row, sizeof row, "repeat gain at %zu steps (control: one layer)", steps);
+        snprintf(row, sizeof row, "repeat gain, %zu steps", steps);
         result_line(f, row, "K4", r->k4[b - 1][0].gain, r->k4[b - 1][1].gain, REPEAT_GAIN);
     }
     if (paths_file_commit(&pf, 1) != 0)
