@@ -1,7 +1,7 @@
 #!/bin/sh
-# Prints a results file (results/ch13_full.tsv, results/ch14_full.tsv) as the
+# Prints a results file (results/chNN_full.tsv) as the
 # Markdown table the README shows, its header lines (command, date, machine,
-# wall time) first as a quote. Chapter 14's columns (first "row") are named
+# wall time) first as a quote. Chapter 14's columns ("row", -, "numbers") are named
 # and joined for the README; any other file's first line that is not a
 # comment names its columns, and shorter rows are padded. The README holds
 # the table between the lines "<!-- FILE -->" and "<!-- end of results -->";
@@ -12,7 +12,7 @@ table() {
     echo
     awk -F'\t' '
         /^#/ { next }
-        mode == "" && $1 == "row" {
+        mode == "" && $1 == "row" && $3 == "numbers" {
             mode = "ch14"
             print "| model | claim | numbers | rate | held-out | minus full [95% interval] | verdict | share of steps | ms/step |"
             print "|---|---|---|---|---|---|---|---|---|"; next
