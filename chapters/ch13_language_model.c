@@ -786,12 +786,12 @@ static void results_header(const run *r, FILE *f, const char *command)
 /* the held-out losses and G3's paired margins -> s->results (written whole, then renamed) */
 static void write_results(const run *r, const char *command)
 {
-    char part[PATH_MAX];
-    FILE *f = results_open(r->s->results, part, sizeof part);
-    if (!f) {
-        report_warn(r->o, "cannot write %s: the results are in the output above", part);
+    paths_file pf;
+    if (paths_file_open(&pf, r->s->results) != 0) {
+        report_warn(r->o, "cannot write %s: the results are in the output above", r->s->results);
         return;
     }
+    FILE *f = pf.f;
     results_header(r, f, command);
     fprintf(f, "model\theld-out nats\tmargin\tse\tverdict\n");
     fprintf(f, "trained\t%.4f\t-\t-\t-\n", r->held_out);
@@ -803,7 +803,7 @@ static void write_results(const run *r, const char *command)
                 margin_verdict(m, se));
     }
     fprintf(f, "untrained\t%.4f\t-\t-\t-\n", r->untrained);
-    if (results_close(f, part, r->s->results) != 0) {
+    if (paths_file_commit(&pf, 1) != 0) {
         report_warn(r->o, "cannot write %s: the results are in the output above", r->s->results);
     } else
         report_text(r->o, "The table is in %s.", r->s->results);

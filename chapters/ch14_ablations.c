@@ -982,12 +982,12 @@ static void against_full_text(const run *r)
 static void write_results(const run *r, const char *command)
 {
     const char *path = r->s->results;
-    char part[4096];
-    FILE *f = results_open(path, part, sizeof part);
-    if (!f) {
-        report_warn(r->o, "cannot write %s: the results are in the output above", part);
+    paths_file pf;
+    if (paths_file_open(&pf, path) != 0) {
+        report_warn(r->o, "cannot write %s: the results are in the output above", path);
         return;
     }
+    FILE *f = pf.f;
     results_stamp(f, "chapter 14 --full results", command, workers_count());
     fprintf(f, "; wall time: %.0f s for %zu runs, %zu more read back from %s\n", r->seconds,
             r->runs - r->logged, r->logged, r->s->runs ? r->s->runs : "no log");
@@ -1010,7 +1010,7 @@ static void write_results(const run *r, const char *command)
     }
     fprintf(f, "bigram\t-\t-\t-\t%.4f\n", r->counted[0]);
     fprintf(f, "trigram\t-\t-\t-\t%.4f\n", r->counted[1]);
-    if (results_close(f, part, path) != 0)
+    if (paths_file_commit(&pf, 1) != 0)
         report_warn(r->o, "cannot write %s: the results are in the output above", path);
     else
         report_text(r->o, "The table is in %s.", path);

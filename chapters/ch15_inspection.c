@@ -36,8 +36,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/utsname.h>
-#include <time.h>
 
 #include <gsl/gsl_fit.h>
 #include <gsl/gsl_randist.h>
@@ -60,6 +58,7 @@
 #include "paths.h"
 #include "lm_models.h"
 #include "probe.h"
+#include "results_file.h"
 #include "text_chapter.h"
 #include "workers.h"
 
@@ -897,15 +896,10 @@ static void write_results(const run *r, const char *command, double seconds)
         return;
     }
     FILE *f = pf.f;
-    struct utsname u;
-    uname(&u);
-    time_t now = time(NULL);
-    char date[40], row[96];
-    strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", gmtime(&now));
-    fprintf(f, "# chapter 15 %s results; command: %s\n", r->s->full ? "--full" : "quick",
-            command);
-    fprintf(f, "# date: %s; machine: %s %s, %d worker threads; wall time: %.0f s\n", date,
-            u.nodename, u.machine, workers_count(), seconds);
+    char row[96];
+    results_stamp(f, r->s->full ? "chapter 15 --full results" : "chapter 15 quick results",
+                  command, workers_count());
+    fprintf(f, "; wall time: %.0f s\n", seconds);
     fprintf(f, "# %zu layers of width %zu, %zu heads, context %zu, %zu steps of %zu, rate %g, "
             "seed %lu\n", r->L, r->d, r->H, r->s->context, r->s->steps, r->s->batch, r->s->rate,
             r->o->seed);
@@ -974,8 +968,9 @@ static int check_settings(const invent_opts *o, void *arg, corpus **text)
     if (s->context < 8 || s->context % 2)
         return cli_fail(o, "--context %zu: even and at least 8 (K4 repeats its first half)",
                         s->context);
-    if (s->results && paths_check_file(s->results) != 0)
-        return cli_fail(o, "--results %s: cannot be written (%s)", s->results, strerror(errno));
+    const char *why = s->results ? results_check(s->results) : NULL;
+    if (why)
+        return cli_fail(o, "--results %s: %s", s->results, why);
     return corpus_option_load(o, s->corpus, s->context, text);
 }
 
@@ -1006,10 +1001,8 @@ int main(int argc, char **argv)
                            options, (int)(sizeof options / sizeof options[0])};
     const text_chapter c = {texts, 2, &spec, "Chapter 15: the trained model read back", &s,
                             fill_defaults, check_settings};
-    char command[1024] = "";
-    for (int i = 0; i < argc; i++) /* before the options are taken out of argv */
-        snprintf(command + strlen(command), sizeof command - strlen(command), "%s%s",
-                 i ? " " : "", argv[i]);
+    char command[1024]; /* before the options are taken out of argv */
+    results_command(argc, argv, command, sizeof command);
     invent_opts o;
     corpus *text;
     int rc = text_chapter_open(&c, argc, argv, &o, &text);

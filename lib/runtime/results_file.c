@@ -25,20 +25,13 @@ void results_command(int argc, char **argv, char *out, size_t len)
 const char *results_check(const char *path)
 {
     struct stat st;
-    if (strlen(path) + sizeof ".part" > PATH_MAX)
+    if (strlen(path) + PATHS_TEMP_EXTRA >= PATH_MAX)
         return strerror(ENAMETOOLONG);
     if (paths_check_file(path) != 0)
         return strerror(errno);
     if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
         return "not a regular file (the table is written beside it and renamed over it)";
     return NULL;
-}
-
-FILE *results_open(const char *path, char *part, size_t len)
-{
-    if (snprintf(part, len, "%s.part", path) >= (int)len)
-        return NULL;
-    return fopen(part, "w");
 }
 
 void results_stamp(FILE *f, const char *what, const char *command, int threads)
@@ -51,13 +44,4 @@ void results_stamp(FILE *f, const char *what, const char *command, int threads)
     fprintf(f, "# %s; command: %s\n", what, command);
     fprintf(f, "# date: %s; machine: %s %s, %d worker thread%s", date, u.nodename, u.machine,
             threads, threads == 1 ? "" : "s");
-}
-
-int results_close(FILE *f, const char *part, const char *path)
-{
-    if (fclose(f) != 0 || rename(part, path) != 0) {
-        remove(part);
-        return -1;
-    }
-    return 0;
 }
