@@ -145,13 +145,10 @@ gpt32 *gpt32_new(const gpt_shape *s, size_t B, size_t T)
 /* t: gpt_layout(s)'s list -> every block's W_q and W_k given H dk rows; -> numbers in all */
 static size_t widen_layout(const gpt_shape *s, size_t dk, tensor_ref *t)
 {
-    size_t n = 0, count = gpt_tensor_count(s);
     for (size_t l = 0; dk && l < s->layers; l++)
         for (size_t k = 2 + BLOCK_TENSORS * l; k < 4 + BLOCK_TENSORS * l; k++)
             t[k].shape[0] = s->heads * dk, t[k].size = s->heads * dk * s->dim;
-    for (size_t k = 0; k < count; k++)
-        n += t[k].size;
-    return n;
+    return tensors_numbers(t, gpt_tensor_count(s));
 }
 
 /* t: (2 L) -> every block's additive b and v, (H, dh) each, named as ablation.c
