@@ -806,8 +806,8 @@ static void rates_text(const run *r)
         if (rows[row].rate_of < 0 && r->best[row] != 2)
             snprintf(edge + strlen(edge), sizeof edge - strlen(edge), "%s%s (%g)",
                      edge[0] ? ", " : "", rows[row].name, rate_at(r->s, r->best[row]));
-    report_text(r->o, "Rates: every row not listed here chose the base rate, %g. %s%s",
-                rate_at(r->s, 2), edge[0] ? "The others: " : "", edge[0] ? edge : "");
+    report_text(r->o, "Rates: every row not listed here chose the base rate, %g.%s%s%s",
+                rate_at(r->s, 2), edge[0] ? " The others: " : "", edge, edge[0] ? "." : "");
     char outer[400] = "";
     for (size_t row = 0; row < ROWS; row++)
         if (rows[row].rate_of < 0 && (r->best[row] == 0 || r->best[row] == RATES - 1))
