@@ -1,7 +1,7 @@
 # Chapter 15, K2 and K4: the attention of every head of the trained model on one line
 # Rows of panels are the blocks, columns the heads; the ticks are the line's characters
 # (· a space, ¶ a new line), thinned so that a panel never carries more than fit.
-# caption: Attention weights of every head of the trained model on one line of held-out text (rows: queries, columns: keys; grey: the masked future): a validation line (ch15_attention, K2), and a validation segment followed by itself (ch15_induction, K4), where an induction head's weights run along the diagonal one step after the earlier copy.
+# caption: Attention weights of every head of the trained model on one line of held-out text (rows: queries, columns: keys; grey: the masked future): a validation line (ch15_attention, K2), and a random segment followed by itself, read by the model trained on the repeating text (ch15_induction, K4), where an induction head's weights run along the diagonal one step after the earlier copy.
 # claims: K2, K4
 L = 0.08; R = 0.87; B = 0.12; TOP = 0.85
 gapx = 0.06; gapy = 0.11
