@@ -57,6 +57,7 @@
 #define DECAY 0.1    /* AdamW's weight decay lambda */
 #define G3_SE 2.0     /* G3: a margin must exceed this many standard errors */
 #define G2_CONTEXTS 3  /* G2 checks up to this many context lengths of generated text */
+#define SAMPLE_FILE "ch13_sample.txt" /* the generated text, beside --results FILE */
 #define G1_FLOAT32_BOUND 1e-2 /* float32 against float64 after G1_STEPS steps (see g1_report) */
 
 typedef struct {
@@ -98,6 +99,7 @@ typedef struct {
     double seconds;         /* the training steps' wall time, evaluations not counted */
     double load[2];         /* the 1-minute load average when training starts and ends */
     double started;         /* the stopwatch when the run began */
+    const char *sample;     /* the generated text, prompt first, control bytes as '.' */
 } run;
 
 /* ----------------------------------------------------------------- the data */
@@ -809,6 +811,34 @@ static void write_results(const run *r, const char *command)
         report_text(r->o, "The table is in %s.", r->s->results);
 }
 
+/* the generated text -> SAMPLE_FILE beside s->results, each line after "| ", under the
+ * same stamp (written whole, then renamed) */
+static void write_sample(const run *r, const char *command)
+{
+    const settings *s = r->s;
+    char path[PATH_MAX];
+    paths_file pf;
+    if (results_sibling(s->results, SAMPLE_FILE, path, sizeof path) != 0 ||
+        paths_file_open(&pf, path) != 0) {
+        report_warn(r->o, "cannot write %s beside %s: the text is in the output above",
+                    SAMPLE_FILE, s->results);
+        return;
+    }
+    results_stamp(pf.f, "chapter 13 generated text", command, workers_count());
+    fprintf(pf.f, "\n# the model of %s: its first %zu characters are the prompt, the %zu after "
+                  "it drawn at temperature %g%s; control bytes shown as '.'\n",
+            s->results, strlen(s->prompt), s->sample, s->temperature,
+            s->top_k ? " among the likeliest few (top-k)" : "");
+    for (const char *line = r->sample, *end; line; line = end ? end + 1 : NULL) {
+        end = strchr(line, '\n');
+        fprintf(pf.f, "| %.*s\n", end ? (int)(end - line) : (int)strlen(line), line);
+    }
+    if (paths_file_commit(&pf, 1) != 0)
+        report_warn(r->o, "cannot write %s: the text is in the output above", path);
+    else
+        report_text(r->o, "The generated text is in %s.", path);
+}
+
 /* ------------------------------------------------------------------------ G2 */
 
 /* the control's refill: the cache's last `keep` - 1 rows moved to its front, keys and
@@ -852,18 +882,24 @@ static double cache_gap(run *r, const size_t *tokens, size_t n, int stale)
     return worst;
 }
 
-/* tokens: (n) -> their bytes, printed as lines of text */
-static void print_text(const run *r, const size_t *tokens, size_t n)
+/* tokens: (n) -> their bytes as a string (kept by the run's scope), control bytes
+ * (backspaces of overstriking) as '.' */
+static const char *text_of(const run *r, const size_t *tokens, size_t n)
 {
     char *text = SCOPE_KEEP(r->sc, calloc(n + 1, 1), free);
-    for (size_t i = 0; i < n; i++) { /* control bytes (backspaces of overstriking) as '.' */
+    for (size_t i = 0; i < n; i++) {
         unsigned char b = r->text->symbols[tokens[i]];
         text[i] = (char)(b < 32 && b != '\n' && b != '\t' ? '.' : b);
     }
-    char *line = text, *end;
+    return text;
+}
+
+/* text -> its lines, printed */
+static void print_text(const run *r, const char *text)
+{
+    const char *line = text, *end;
     while ((end = strchr(line, '\n')) != NULL) {
-        *end = '\0';
-        report_line(r->o, "  | %s", line);
+        report_line(r->o, "  | %.*s", (int)(end - line), line);
         line = end + 1;
     }
     report_line(r->o, "  | %s", line);
@@ -889,7 +925,8 @@ static void generation_section(run *r)
                       "refilled from the last %zu characters.",
                 s->sample, s->prompt, s->temperature,
                 s->top_k ? ", among the most likely few (top-k)" : "", T, T / 2);
-    print_text(r, seq, n);
+    r->sample = text_of(r, seq, n);
+    print_text(r, r->sample);
     size_t m = n < G2_CONTEXTS * T ? n : G2_CONTEXTS * T;
     report_text(r->o, "G2 walks the first %zu characters of this text again, one at a time, "
                       "and compares the logits of each step with a full forward pass over the "
@@ -1153,11 +1190,18 @@ static int check_prompt(const invent_opts *o, const corpus *text, const char *pr
 }
 
 /* --results FILE (or NULL): a regular file, or a new one, that FILE.part can be written
- * beside and renamed over (never a device such as /dev/null), checked before any work */
+ * beside and renamed over (never a device such as /dev/null), and so SAMPLE_FILE beside
+ * it, checked before any work */
 static int check_results(const invent_opts *o, const char *path)
 {
+    char side[PATH_MAX];
     const char *why = path ? results_check(path) : NULL;
-    return why ? cli_fail(o, "--results %s: %s", path, why) : CLI_RUN;
+    if (why)
+        return cli_fail(o, "--results %s: %s", path, why);
+    if (path && results_sibling(path, SAMPLE_FILE, side, sizeof side) != 0)
+        return cli_fail(o, "--results %s: no room for %s beside it", path, SAMPLE_FILE);
+    why = path ? results_check(side) : NULL;
+    return why ? cli_fail(o, "--results %s: %s beside it: %s", path, side, why) : CLI_RUN;
 }
 
 static int check_settings(const invent_opts *o, void *arg, corpus **text)
@@ -1228,8 +1272,10 @@ static int run_chapter(const invent_opts *o, const settings *s, corpus *text,
                             : "learns from the text, but this run does not beat every counting "
                               "model (see the margins above): that takes the longer training of "
                               "--full.");
-    if (s->results)
+    if (s->results) {
         write_results(&r, command);
+        write_sample(&r, command);
+    }
     scope_close(sc);
     return chapter_end();
 }
@@ -1242,8 +1288,9 @@ int main(int argc, char **argv)
         {"save", &s.save, "save the trained weights to this folder"},
         {"load", &s.load, "start from a folder written by --save"},
         {"prompt", &s.prompt, "the text that generation starts from"},
-        {"results", &s.results, "write the held-out losses and margins here (default with "
-                                "--full: results/ch13_full.tsv)"},
+        {"results", &s.results, "write the held-out losses and margins here, and the generated "
+                                "text beside it in " SAMPLE_FILE " (default with --full: "
+                                "results/ch13_full.tsv)"},
     };
     const cli_option options[] = {
         {"full", CLI_FLAG, &s.full, 0, 1, "the baby-GPT setting (4 layers, 4 heads, width 128, "

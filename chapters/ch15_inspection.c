@@ -31,8 +31,9 @@
  * which claims nothing: its readings do not stay clear of their controls
  * from one seed to the next. --full trains chapter 14's full model (2 layers
  * of width 96, context 64, 2,000 steps; minutes), where K1-K3 are checked, and
- * writes its readings to results/ch15_full.tsv; K4 is claimed only if an
- * induction head forms on the repeating text.
+ * writes its readings to results/ch15_full.tsv (and K2's figure's data beside
+ * it, ch15_attention.tsv); K4 is claimed only if an induction head forms on the
+ * repeating text.
  */
 #include <errno.h>
 #include <math.h>
@@ -77,6 +78,8 @@ typedef struct {
  * the text); and the same draws of two layers and of one trained on the repeating text,
  * where segments often follow themselves (K4) */
 enum { TEXT_MODEL, TEXT_AGAIN, SHUFFLED_MODEL, ONE_LAYER, REPEAT_MODEL, REPEAT_ONE, MODELS };
+
+#define ATTENTION_FILE "ch15_attention.tsv" /* K2's figure's data, beside --results FILE */
 
 #define BUDGETS 4 /* the text, one-layer and repeat models also at 1/4, 1/2, 3/4 of the steps */
 
@@ -123,6 +126,7 @@ typedef struct {
     size_t L, H, d;
     spectra k1;
     double previous[2];              /* K2: the largest previous-token share, trained, drawn */
+    const size_t *line;              /* K2: (context) the held-out line its figure shows */
     double standing[2];              /* K3: own value's standing, mismatched pairs' */
     induction_summary k4[BUDGETS][2]; /* K4 at each budget: 2 layers, 1 layer, on the text */
     induction_summary k4r[BUDGETS][2]; /* the same, trained on the repeating text */
@@ -480,15 +484,22 @@ static size_t previous_head(const head_profile *prof, size_t n)
     return best;
 }
 
+/* w on the tokens x: (T) -> a probe holding every head's weights on them (kept by sc) */
+static gpt_probe *probe_line(const run *r, scope *sc, const gpt_weights *w, const size_t *x)
+{
+    gpt_probe *p = SCOPE_KEEP(sc, gpt_probe_new(w, r->s->context), gpt_probe_free);
+    chapter_must(gpt_probe_run(w, x, p), "reading the attention");
+    return p;
+}
+
 /* w on the tokens x: (T) -> a figure of every head's weights, named name */
 static void plot_heads(const run *r, const gpt_weights *w, const size_t *x, const char *name,
                        const char *title)
 {
     size_t T = r->s->context, L = w->shape.layers;
     scope *sc = scope_open();
-    gpt_probe *p = SCOPE_KEEP(sc, gpt_probe_new(w, T), gpt_probe_free);
+    gpt_probe *p = probe_line(r, sc, w, x);
     char *line = SCOPE_KEEP(sc, calloc(3 * T + 1, 1), free);
-    chapter_must(gpt_probe_run(w, x, p), "reading the attention");
     plot *fig = plot_begin(r->o, name);
     for (size_t k = 0; k < L * r->H; k++) {
         plot_block(fig, "key position, query position, weight");
@@ -535,6 +546,7 @@ static void heads_part(run *r)
                 : "No previous-token head has formed at this budget; --full trains one.");
     size_t *x = SCOPE_KEEP(r->sc, calloc(2 * T, sizeof(size_t)), free);
     corpus_window(r->text, r->valid, 1, T, x, x + T);
+    r->line = x;
     plot_heads(r, r->trained[TEXT_MODEL], x, "ch15_attention", "a held-out line");
     if (!r->s->full)
         return; /* quick mode's budget forms no such head: no claim */
@@ -1048,6 +1060,52 @@ static void write_results(const run *r, const char *command, double seconds)
         report_text(r->o, "The table is in %s.", r->s->results);
 }
 
+/* the weights of head k in probe p -> f: one row a query, its weight on every key
+ * (gnuplot's matrix data; the masked future as 0) */
+static void write_head(FILE *f, const gpt_probe *p, size_t H, size_t k)
+{
+    _gsl_matrix_const_view a = gpt_probe_attention(p, k / H, k % H);
+    for (size_t i = 0; i < a.matrix.size1; i++)
+        for (size_t j = 0; j < a.matrix.size2; j++) {
+            if (j > i)
+                fputc('0', f);
+            else
+                fprintf(f, "%.3f", gsl_matrix_get(&a.matrix, i, j));
+            fputc(j + 1 < a.matrix.size2 ? ' ' : '\n', f);
+        }
+}
+
+/* K2's figure, the trained text model's heads on its held-out line -> ATTENTION_FILE
+ * beside the results: the figure's variables as "# name: value" lines, one block a head */
+static void write_attention(const run *r, const char *command)
+{
+    size_t T = r->s->context;
+    char path[PATH_MAX];
+    paths_file pf;
+    if (results_sibling(r->s->results, ATTENTION_FILE, path, sizeof path) != 0 ||
+        paths_file_open(&pf, path) != 0) {
+        report_warn(r->o, "cannot write %s beside %s", ATTENTION_FILE, r->s->results);
+        return;
+    }
+    scope *sc = scope_open();
+    gpt_probe *p = probe_line(r, sc, r->trained[TEXT_MODEL], r->line);
+    char *line = SCOPE_KEEP(sc, calloc(3 * T + 1, 1), free);
+    results_stamp(pf.f, "chapter 15: the trained text model's attention on a held-out line "
+                  "(K2's figure)", command, workers_count());
+    fprintf(pf.f, "\n# tokens: %zu\n# layers: %zu\n# heads: %zu\n# line: %s\n", T, r->L, r->H,
+            text_of(r->text, r->line, T, line, 3 * T + 1));
+    for (size_t k = 0; k < r->L * r->H; k++) {
+        fprintf(pf.f, "%s# block %zu, head %zu: a row per query, its weight on each key\n",
+                k ? "\n\n" : "", k / r->H + 1, k % r->H + 1);
+        write_head(pf.f, p, r->H, k);
+    }
+    if (paths_file_commit(&pf, 1) != 0)
+        report_warn(r->o, "cannot write %s", path);
+    else
+        report_text(r->o, "The heads' weights on that line are in %s.", path);
+    scope_close(sc);
+}
+
 static void fill_defaults(void *arg)
 {
     settings *s = arg;
@@ -1083,9 +1141,15 @@ static int check_settings(const invent_opts *o, void *arg, corpus **text)
     if (s->context < 8 || s->context % 2)
         return cli_fail(o, "--context %zu: even and at least 8 (K4 repeats its first half)",
                         s->context);
+    char side[PATH_MAX];
     const char *why = s->results ? results_check(s->results) : NULL;
     if (why)
         return cli_fail(o, "--results %s: %s", s->results, why);
+    if (s->results && results_sibling(s->results, ATTENTION_FILE, side, sizeof side) != 0)
+        return cli_fail(o, "--results %s: no room for %s beside it", s->results, ATTENTION_FILE);
+    why = s->results ? results_check(side) : NULL;
+    if (why)
+        return cli_fail(o, "--results %s: %s beside it: %s", s->results, side, why);
     return corpus_option_load(o, s->corpus, s->context, text);
 }
 
@@ -1094,8 +1158,8 @@ int main(int argc, char **argv)
     settings s = {.corpus = CORPUS_FORTUNES_DIR};
     const cli_text_option texts[] = {
         {"corpus", &s.corpus, "a text file (or folder) to learn"},
-        {"results", &s.results, "write the table here (default with --full: "
-                                "results/ch15_full.tsv)"}};
+        {"results", &s.results, "write the table here, and K2's figure's data beside it in "
+                                ATTENTION_FILE " (default with --full: results/ch15_full.tsv)"}};
     const cli_option options[] = {
         {"full", CLI_FLAG, &s.full, 0, 1, "chapter 14's full model (2 layers of width 96, 4 "
                                           "heads, context 64), 2,000 steps (minutes)"},
@@ -1133,8 +1197,10 @@ int main(int argc, char **argv)
     heads_part(&r);
     memory_part(&r);
     induction_part(&r);
-    if (s.results)
+    if (s.results) {
         write_results(&r, command, stopwatch_now() - t0);
+        write_attention(&r, command);
+    }
     scope_close(sc);
     return chapter_end();
 }

@@ -1,6 +1,6 @@
 # One lecture deck, laid out from a chapter's narration (scripts/slides.sh).
 #   awk -f deck.awk -v prog=ch04 -v title=... -v lecture=4 -v lectures=14 \
-#       -v figs=F -v sums=F -v eqs=F -v results=F -v side=F \
+#       -v figs=F -v sums=F -v eqs=F -v results=F -v stored=F -v side=F \
 #       [-v dense=1] [-v part=P -v parts=N -v from=S -v to=S] NARRATION >deck.gp
 # NARRATION is what the chapter printed in the run that drew the figures:
 # "-- Section" headings, paragraphs, indented tables, claim blocks. Each
@@ -12,7 +12,9 @@
 # Files, tab-separated: figs: name, first claim id, rendered (0/1), claim
 # ids, caption; sums: id, verdict, claim, control verdict, change, measured
 # (sorted by id); eqs: section title, equation (gnuplot enhanced text);
-# results: a stored --full result file, or "" (placeholder slide).
+# results: a stored --full result file, or "" (placeholder slide); stored: what
+# the run stored beside it, one line each, "text FILE" (generated text) or
+# "figure FILE NAME CAPTION" (a figure drawn from its data, placed as NAME).
 # dense=1: every section laid out tight (18 pt, lines closer). A lecture too
 # long for one deck comes in parts: part P of PARTS holds the sections
 # from..to (the figures placed after them, their claims at the end).
@@ -101,6 +103,11 @@ function wrap_into(s, n, out,    words, k, i, line, cnt) {
     if (line != "" || cnt == 0) out[++cnt] = line
     return cnt
 }
+# TEXT -> its tabs expanded to columns of 8
+function tabs(m) {
+    while (match(m, /\t/)) m = substr(m, 1, RSTART - 1) substr("        ", 1, 8 - (RSTART - 1) % 8) substr(m, RSTART + 1)
+    return m
+}
 function chars(width, size, em) { return int(width / (size * em)) }
 function min(a, b) { return a < b ? a : b }
 function max(a, b) { return a > b ? a : b }
@@ -173,11 +180,11 @@ function point(s, size, next_h,    n, i) {
     y -= size * (tight ? 0.2 : 0.35)
 }
 
-# a block of fixed-width lines (a table, generated text): folded when wider
-# than the slide; kept on one slide when it fits one, else it goes on over
-# slides
-function block(n, lines,    h, j, k) {
-    k = fold(n, lines); h = 18 * (tight ? 1.1 : 1.25)
+# a block of fixed-width lines (a table, generated text: PROSE): folded when
+# wider than the slide; kept on one slide when it fits one, else it goes on
+# over slides
+function block(n, lines, prose,    h, j, k) {
+    k = fold(n, lines, prose); h = 18 * (tight ? 1.1 : 1.25)
     room((k * h <= TOP - FLOOR ? k : 6) * h, 1)
     for (j = 1; j <= k; j++) {
         room(h, 1)
@@ -187,12 +194,12 @@ function block(n, lines,    h, j, k) {
 }
 # N LINES -> folded[1..k], the lines fitted to the slide's width; returns k.
 # A table too wide is cut at a gap between its columns into two tables, the
-# second with the first column again; other long lines are folded.
-function fold(n, lines,    width, i, k, m, c, L) {
+# second with the first column again; other long lines (and PROSE's) are folded.
+function fold(n, lines, prose,    width, i, k, m, c, L) {
     width = chars(W - 2 * 30, 18, MONO)
     k = 0; m = 0
     for (i = 1; i <= n; i++) if (length(lines[i]) > m) m = length(lines[i])
-    if (m > width && n > 1) {
+    if (m > width && n > 1 && !prose) {
         for (c = width; c > 10 && !gap(n, lines, c); c--) ;
         for (L = 2; L < c && !(gap(n, lines, L) && !gap(n, lines, L - 1)); L++) ;
         if (c > 10 && L < c && L + m - c <= width) {
@@ -255,7 +262,7 @@ function op(kind, a, b, c, d, e) {
 }
 function do_op(k,    n) {
     if (opk[k] == "point") point(opa[k], opb[k], opk[k + 1] == "block" && opa[k] ~ /:$/ ? block_start(opa[k + 1]) : 0)
-    else if (opk[k] == "block") { n = split(opa[k], oplines, "\n"); block(n, oplines) }
+    else if (opk[k] == "block") { n = split(opa[k], oplines, "\n"); block(n, oplines, opa[k] ~ /^  \| /) }
     else check(opa[k], opb[k], opc[k], opd[k], ope[k])
 }
 function keep() {
@@ -401,8 +408,7 @@ inclaim && /^        / { m = $0; sub(/^ +/, "", m); cctl = cctl " - " m; next }
 # starts with one space
 /^  / || nb > 0 && /^ [^ ]/ {
     flush_para(); if (sec == "") start_section(title, 0)
-    m = $0; while (match(m, /\t/)) m = substr(m, 1, RSTART - 1) substr("        ", 1, 8 - (RSTART - 1) % 8) substr(m, RSTART + 1)
-    blk[++nb] = m; next
+    blk[++nb] = tabs($0); next
 }
 { flush_block(); if (sec == "") start_section(title, 0); para = para (para == "" ? "" : " ") $0 }
 
@@ -429,21 +435,69 @@ END {
 
 # ---------------------------------------------------------------- --full
 
-# the stored --full results, or a slide that says which command makes them
-function trained(    l, nl, n, lines, hdr) {
+# the stored --full results, or a slide that says which command makes them; then
+# what the run stored beside them (stored: "text FILE", "figure FILE NAME CAPTION")
+function trained(    l, n, lines, nh, hdr, i, f) {
     new_page(title ": the trained model (--full)", prog ": trained model")
     outline(2, "The trained model (--full)")
     if (results == "" || (getline l < results) <= 0) {
         point("The results of the full training run are not stored in this checkout yet.", 22)
         point("They come from: " results_cmd, 22)
-        point("which writes " results_for "; run it once (minutes on two cores), commit the file, and make slides again: these slides then show its learning curve, text and heads.", 22)
+        point("which writes " results_for " (and what goes beside it); run it once (minutes on two cores), commit the files, and make slides again: these slides then show its table, and its generated text or heads.", 22)
         return
     }
-    n = 0; hdr = ""
+    n = 0; nh = 0
     do {
-        if (l ~ /^# /) { point(substr(l, 3), 20); continue }
-        gsub(/\t/, "  ", l); lines[++n] = l
+        if (l ~ /^# /) hdr[++nh] = substr(l, 3)
+        else lines[++n] = l
     } while ((getline l < results) > 0)
     close(results)
-    block(n, lines)
+    block(align(n, lines), aligned)
+    for (i = 1; i <= nh; i++) point(hdr[i], 18)
+    while ((getline l < stored) > 0) {
+        split(l, f, "\t")
+        if (f[1] == "text") stored_text(f[2])
+        else stored_figure(f[2], f[3], f[4])
+    }
+    close(stored)
+}
+# N tab-separated LINES -> aligned[1..N]: each column as wide as its widest cell
+# (in characters, not bytes), two spaces between columns; returns N
+function align(n, lines,    i, j, k, c, w, cell) {
+    for (i = 1; i <= n; i++) {
+        k = split(lines[i], cell, "\t")
+        for (j = 1; j < k; j++) if (width(cell[j]) > w[j]) w[j] = width(cell[j])
+    }
+    for (i = 1; i <= n; i++) {
+        k = split(lines[i], cell, "\t"); aligned[i] = ""
+        for (j = 1; j < k; j++) aligned[i] = aligned[i] cell[j] sprintf("%" (w[j] - width(cell[j]) + 2) "s", "")
+        aligned[i] = aligned[i] cell[k]
+    }
+    return n
+}
+function width(s) { return length(s) - gsub(/[\200-\277]/, "", s) }
+# FILE's first N lines (its stamp: command, date, machine, what it holds) as points
+function stamp(file, n,    l) {
+    while (n-- > 0 && (getline l < file) > 0 && l ~ /^# /) point(substr(l, 3), 18)
+    close(file)
+}
+# the generated text the run stored (FILE: its stamp, then "| " and a line of text)
+function stored_text(file,    l, n, lines) {
+    new_page("The trained model writes (--full)", prog ": generated text")
+    outline(2, "The trained model writes (--full)")
+    stamp(file, 3); n = 0
+    while ((getline l < file) > 0) if (l ~ /^\| ?/) { sub(/^\| ?/, "", l); lines[++n] = tabs(l) }
+    close(file)
+    block(n, lines, 1)
+}
+# a figure drawn here from the data the run stored (FILE, drawn as NAME): its stamp and
+# caption, then the figure filling its slide
+function stored_figure(file, name, caption) {
+    new_page("Figure " (++figno) ", from the stored --full run: what it shows", prog ": figure " name)
+    outline(2, "Figure " figno ", from the --full run")
+    stamp(file, 2)
+    point(caption, 20)
+    new_page("", "")
+    figure_page = 1
+    to_side(sprintf("overlay\t%d\t%s", page, name))
 }

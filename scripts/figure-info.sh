@@ -4,9 +4,11 @@
 #   # caption: One or two sentences: what the figure shows.
 #   # claims: R1 R3          (or "# claims: none" for a figure that supports none)
 
-# chapters/chNN_topic.c -> "Chapter N: ...", the first line of its comment
+# chapters/chNN_topic.c -> "Chapter N: ...", the first sentence of its comment
+# (which may go on to a second line)
 chapter_title() {
-    sed -n '1s|^/\* *||; 1s|\.$||; 1p' "$1"
+    awk 'NR == 1 { sub(/^\/\* */, "") } NR > 1 { if ($0 ~ /^ \*\/? *$/) exit; sub(/^ \* ?/, "") }
+         { t = t (NR > 1 ? " " : "") $0 } /\.$/ || NR == 3 { exit } END { sub(/\.$/, "", t); print t }' "$1"
 }
 
 # chapters/chNN_topic.c -> the whole sentences of the first paragraph of

@@ -6,7 +6,9 @@
 # supports with their verdicts and controls (from CLAIMS_TSV), and links to
 # its PDF, SVG, PNG and data file; and, where make slides and make course
 # have made them, each chapter's deck and notes, course.pdf and the course
-# kit. No JavaScript; the layout is one column that fits a phone and fills a
+# kit; and what a stored --full run left (results/chNN_sample.txt, the
+# figures make slides drew from results/chNN_name.tsv; RESULTS_DIR=DIR reads
+# them from DIR). No JavaScript; the layout is one column that fits a phone and fills a
 # projector, the navigation wraps. Links are relative, so the folder can be
 # copied anywhere.
 set -u
@@ -16,6 +18,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/figure-info.sh"
 [ -d "$fig_dir" ] || { echo "gallery: no figure folder '$fig_dir' (run make plots)" >&2; exit 2; }
 [ -r "$claims" ] || { echo "gallery: no claims file '$claims' (run make plots)" >&2; exit 2; }
+
+results=${RESULTS_DIR:-results}
 
 esc() { printf '%s' "$1" | sed 's/&/\&amp;/g; s/</\&lt;/g; s/>/\&gt;/g; s/"/\&quot;/g'; }
 
@@ -36,7 +40,11 @@ figure_html() { # script
     name=$(basename "$1" .gp)
     caption=$(esc "$(figure_caption "$1")")
     echo "<figure id=\"$name\">"
-    if [ -f "$fig_dir/$name.svg" ]; then
+    if [ -f "$fig_dir/$name.svg" ] && [ -f "$fig_dir/$name.png" ]; then
+        # on a phone the figure's type is about 5 px tall: a tap opens the 1600-px PNG
+        echo "<a class=\"zoom\" href=\"$name.png\" title=\"the figure at 1600 px\"><img src=\"$name.svg\" alt=\"$caption\" /></a>"
+        echo "<p class=\"tap\"><a href=\"$name.png\">Tap the figure to see it at full size.</a></p>"
+    elif [ -f "$fig_dir/$name.svg" ]; then
         echo "<img src=\"$name.svg\" alt=\"$caption\" />"
     else
         echo "<p class=\"fail\">$name was not rendered (gnuplot missing, or the chapter failed).</p>"
@@ -48,6 +56,30 @@ figure_html() { # script
         [ -f "$fig_dir/${f%%:*}" ] && printf ' <a href="%s">%s</a>' "${f%%:*}" "${f#*:}"
     done
     echo '</p></figcaption></figure>'
+}
+
+# FILE N -> its first N lines (the stamp a --full run wrote first), as a small paragraph
+stamp_html() {
+    printf '<p class="files">%s</p>\n' "$(sed -n "s/^# //p; ${2}q" "$1" | while IFS= read -r l; do esc "$l"; printf '<br />'; done)"
+}
+
+# chNN -> what its stored --full run left beside its results: the generated text
+# (results/chNN_sample.txt), and each figure make slides drew from stored data
+stored_html() {
+    if [ -f "$results/$1"_sample.txt ]; then
+        echo "<figure id=\"$1-sample\"><figcaption><p>The trained model writes (stored --full run):</p></figcaption>"
+        stamp_html "$results/$1"_sample.txt 3
+        printf '<blockquote class="sample">%s</blockquote></figure>\n' \
+            "$(sed -n 's/^| \{0,1\}//p' "$results/$1"_sample.txt | while IFS= read -r l; do esc "$l"; printf '<br />'; done)"
+    fi
+    for f in "$results/$1"_*.tsv; do
+        n=$(basename "$f" .tsv)-full
+        [ -f "$fig_dir/$n.svg" ] && [ -f "$fig_dir/$n.png" ] || continue
+        echo "<figure id=\"$n\"><a class=\"zoom\" href=\"$n.png\"><img src=\"$n.svg\" alt=\"$n\" /></a>"
+        printf '<figcaption><p>From the stored --full run (%s): %s</p>\n' "$(esc "$f")" "$(esc "$(figure_caption "plots/${n%-full}.gp")")"
+        stamp_html "$f" 2
+        echo '</figcaption></figure>'
+    done
 }
 
 # FILE:TEXT... -> links to those of the files that exist (relative to FIG_DIR)
@@ -82,6 +114,8 @@ figure { margin: 1.5rem 0; } img { width: 100%; height: auto; border: 1px solid 
 figcaption p { margin: 0.3rem 0; font-size: 1.05rem; } ul { padding-left: 1.2rem; margin: 0.3rem 0; }
 li.pass b { color: #007a5a; } li.fail b, p.fail { color: #c24e00; } .files a { margin-left: 0.6rem; } .kit a { margin-right: 0.6rem; white-space: nowrap; }
 nav a { margin-right: 0.8rem; white-space: nowrap; display: inline-block; }
+a.zoom { display: block; } blockquote.sample { font-family: "DejaVu Sans Mono", monospace; font-size: 0.9rem; margin: 0.5rem 0; } p.tap { display: none; margin: 0.2rem 0; font-size: 0.9rem; }
+@media (max-width: 40rem) { p.tap { display: block; } }
 </style></head><body>
 <h1>Inventing the Transformer, in C: every figure</h1>
 <p>Each figure with the claims it supports, as checked by the chapter in the same run, and the
@@ -102,6 +136,7 @@ HEAD
         for s in plots/"$p"_*.gp; do
             [ -f "$s" ] && figure_html "$s"
         done
+        stored_html "$p"
         echo '</section>'
     done
     echo '</body></html>'

@@ -4,14 +4,17 @@
 # FIG_DIR and CLAIMS_TSV: every figure, rendered quietly by plots-check.
 # - sources: every figure script has a caption and a claims line; every key
 #   equation names a chapter and a section that exist;
-# - a sample (chapters 4 and 13, run once with their narration): each deck
+# - a sample (chapters 4, 13 and 15, run once with their narration; 13 and 15
+#   with --results into WORK_DIR/results, read by the decks): each deck
 #   has at least 12 slides, a slide number on every slide, every text at
 #   least 18 pt on a 16:9 page (3.33% of its height, measured with
 #   pdftotext -bbox; the figures' too, which fill their slides),
 #   nothing outside the page, no line ending in "...", every caption and every
 #   check of the narration whole on one slide, at most 30 slides,
 #   claim id present, the claims at the end sorted by id; the notes; for
-#   chapter 13 the --full slide (results, or the command that makes them);
+#   chapter 13 the --full slide, its table's columns aligned (pdftotext
+#   -bbox), its stored generated text whole; for chapter 15 its heads drawn
+#   from their stored data;
 #   course.pdf: cover, agenda, every slide, bookmarks, a title;
 # - the course kit: a one-page syllabus, a handout and an answer key per
 #   exercise, every line of its solution explained (control: one note left
@@ -28,7 +31,9 @@
 #   bound fails it; chapter 4 laid out with a bound 4 slides under its length
 #   comes in two decks within it, every check whole; a page with an element
 #   10 px wider than a phone's window is refused at 390 px, the gallery with
-#   the navigation issue 26 found (1,400 px of links that cannot wrap) at 1280.
+#   the navigation issue 26 found (1,400 px of links that cannot wrap) at 1280;
+#   a results table set as before (tabs as two spaces) is caught; with no
+#   stored results the chapter 13 deck names the command that makes them.
 set -u
 [ $# -eq 3 ] || { echo "usage: scripts/kit-check.sh FIG_DIR CLAIMS_TSV WORK_DIR" >&2; exit 2; }
 fig_dir=$1 claims=$2 work=$3
@@ -37,7 +42,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/pdf-tools.sh"
 fail=0
 bad() { echo "kit-check: $*" >&2; fail=1; }
-SAMPLE="ch04 ch13"
+SAMPLE="ch04 ch13 ch15"
 tab=$(printf '\t')
 
 # ---------------------------------------------------------------- sources
@@ -124,16 +129,43 @@ split_checks() {
             }
         }' "$1" $(ls "$2" | sort -n | sed "s|^|$2/|")
 }
+# DECK -> the rows of a stored results table (under a header "model held-out ...") whose
+# second column does not start where the header's does (pdftotext -bbox-layout), or
+# "(no table)" when it has none
+misaligned() {
+    pdftotext -bbox "$1" - 2>/dev/null | awk '
+        /<page / { pg++ }
+        /<word / { split($0, a, "\""); w = $0; sub(/<\/word>.*/, "", w); sub(/.*>/, "", w)
+                   k = pg " " int(a[4] + 0.5); x = a[2] + 0
+                   if (!(k in x1) || x < x1[k]) { x2[k] = x1[k]; w2[k] = w1[k]; x1[k] = x; w1[k] = w }
+                   else if (x2[k] == "" || x < x2[k]) { x2[k] = x; w2[k] = w } }
+        END { for (k in x1) print k, w1[k], w2[k], x2[k] }' | sort -n -k1,1 -k2,2 | awk '
+        $3 == "model" && $4 == "held-out" { head = $5; on = 1; next }
+        on && $3 ~ /^(trained|unigram|bigram|trigram|untrained)$/ { if (($5 - head) ^ 2 > 0.25) print $3; next }
+        { on = 0 }
+        END { if (head == "") print "(no table)" }'
+}
 # DECK MAX: the deck has at most MAX slides
 deck_bound() { [ "$(qpdf --show-npages "$1" 2>/dev/null || echo 0)" -le "$2" ]; }
 
 rm -rf "$work" && mkdir -p "$work" || exit 3
 cp -r "$fig_dir" "$work/figures" && rm -rf "$work/figures/slides" "$work/figures/course" || exit 3
+# the trained chapters of the sample (13 on) store what --full would, into WORK_DIR/results:
+# each runs through a wrapper of its name that adds --results; the decks read them there
+mkdir -p "$work/bin" "$work/results" || exit 3
 bins=""
-for p in $SAMPLE; do bins="$bins $(ls "${BUILD:-build}/${p}"_* | head -n 1)"; done
+for p in $SAMPLE; do
+    b=$(ls "${BUILD:-build}/${p}"_* | head -n 1)
+    if [ "${p#ch}" -ge 13 ]; then
+        printf '#!/bin/sh\nexec "%s" --results "%s" "$@"\n' "$(cd "$(dirname "$b")" && pwd)/$(basename "$b")" \
+            "$work/results/${p}_full.tsv" >"$work/bin/$(basename "$b")" && chmod +x "$work/bin/$(basename "$b")" || exit 3
+        b="$work/bin/$(basename "$b")"
+    fi
+    bins="$bins $b"
+done
 # shellcheck disable=SC2086
 sh "$here/kit-run.sh" "$work/figures" "$work/claims.tsv" "$work/narration" $bins || exit 1
-sh "$here/slides.sh" "$work/figures" "$work/claims.tsv" "$work/narration" "$work/figures/slides" >/dev/null || exit 1
+RESULTS_DIR="$work/results" sh "$here/slides.sh" "$work/figures" "$work/claims.tsv" "$work/narration" "$work/figures/slides" >/dev/null || exit 1
 total=0 mins=""
 for p in $SAMPLE; do
     src=$(ls chapters/"$p"_*.c) base=$(basename "$src" .c) deck="$work/figures/slides/$base.pdf"
@@ -157,7 +189,8 @@ for p in $SAMPLE; do
         case $flat in *"$(figure_caption "$s" | squeeze)"*) ;; *) bad "$deck does not show the whole caption of $s" ;; esac
     done
     ids=$(awk -F'\t' -v p="$p" '$3 == p && $6 != "control" { print $1 }' "$work/claims.tsv" | sort -uV)
-    [ -n "$ids" ] || bad "no claims of $p in the sample run"
+    # (chapter 15's quick run claims nothing, and says so: "0 of 0 checks")
+    [ -n "$ids" ] || grep -q "^$p: 0 of 0 checks" "$work/narration/$base.txt" || bad "no claims of $p in the sample run"
     # the closing slides: every id, in order
     shown=$(pdftotext -f "$(awk -F'\t' '/The claims, checked/ { print $1 }' "$work/figures/slides/$base.outline")" "$deck" - |
         grep -oE '^[A-Z][0-9]+ (PASS|FAIL)' | cut -d' ' -f1)
@@ -166,20 +199,35 @@ for p in $SAMPLE; do
     pdftotext "$notes" - 2>/dev/null | grep -qF -- "$(grep '^-- ' "$work/narration/$base.txt" | head -n 1)" ||
         bad "$notes does not hold the narration"
 done
+# the stored results (here the sample's quick runs, stored as --full stores them): chapter
+# 13's table with its columns aligned and its generated text whole; chapter 15's heads
+# drawn from their stored data, on a slide of their own
 deck13="$work/figures/slides/$(basename chapters/ch13_*.c .c).pdf"
-if [ -f results/ch13_full.tsv ]; then
-    pdftotext "$deck13" - | grep -q "trained model (--full)" || bad "$deck13 has no --full slide"
-else
-    pdftotext "$deck13" - | tr '\n' ' ' | grep -q 'not stored.*--full --results results/ch13_full.tsv' ||
-        bad "$deck13 does not say which command makes its --full results"
-fi
+pdftotext "$deck13" - | grep -q "trained model (--full)" || bad "$deck13 has no --full slide"
+ragged=$(misaligned "$deck13")
+[ -z "$ragged" ] || bad "$deck13: the results table's columns do not line up (rows $(echo $ragged))"
+sample=$(sed -n 's/^| \{0,1\}//p' "$work/results/ch13_sample.txt" | squeeze)
+[ -n "$sample" ] || bad "chapter 13 stored no generated text beside $work/results/ch13_full.tsv"
+at=$(awk -F'\t' '$3 == "The trained model writes (--full)" { print $1 }' "${deck13%.pdf}.outline")
+case $([ -n "$at" ] && pdftotext -f "$at" -l $((at + 1)) "$deck13" - | squeeze) in
+    *"$sample"*) ;; *) bad "$deck13 has no slide with the stored generated text whole" ;; esac
+deck15="$work/figures/slides/$(basename chapters/ch15_*.c .c)"
+grep -q "ch15_attention-full$" "$deck15.figures" && [ -f "$work/figures/ch15_attention-full.pdf" ] ||
+    bad "$deck15.pdf does not show the heads drawn from $work/results/ch15_attention.tsv"
+# control: the table as the decks set it before (tabs as two spaces) is caught
+printf 'model\theld-out nats\tmargin\ntrained\t1.9019\t-\nbigram\t2.5972\t+0.6953\n' |
+    sed 's/\t/  /g' | awk '{ printf "set label %c%s%c at screen 0.05,%g font \"DejaVu Sans Mono,27\" noenhanced\n", 39, $0, 39, 0.9 - NR / 20 }' >"$work/ragged.gp"
+gnuplot -e "set terminal pdfcairo size 13.0667in,7.35in; set output '$work/ragged.pdf'; unset border; unset tics; load '$work/ragged.gp'; plot [0:1][0:1] NaN notitle" || exit 3
+[ -n "$(misaligned "$work/ragged.pdf")" ] && echo "kit-check: control: a results table with tabs set as two spaces is caught, as it should" ||
+    bad "control: a results table whose columns do not line up passes the alignment check"
 course="$work/figures/slides/course.pdf"
 pages=$(qpdf --show-npages "$course" 2>/dev/null || echo 0)
 [ "$pages" -eq $((total + 2)) ] || bad "course.pdf has $pages pages, expected $((total + 2)) (cover, agenda, decks)"
 pdfinfo "$course" | grep -q '^Title: *Inventing the Transformer' || bad "course.pdf has no title"
 marks=$(qpdf --json=2 --json-key=outlines "$course" - | grep -c '"title"')
 sections=$(cat "$work/figures/slides"/*.outline | grep -c .)
-[ "$marks" -eq $((2 + 2 + sections)) ] || bad "course.pdf has $marks bookmarks, expected $((4 + sections))"
+decks=$(ls "$work/figures/slides"/*.outline | grep -c .)
+[ "$marks" -eq $((2 + decks + sections)) ] || bad "course.pdf has $marks bookmarks, expected $((2 + decks + sections)) (cover, agenda, $decks decks, $sections sections)"
 [ -z "$(cut_lines "$course")" ] || bad "course.pdf: a cut line"
 [ -z "$(off_page "$course")" ] || bad "course.pdf: text outside the page: $(off_page "$course" | head -n 1)"
 m=$(min_type "$course")
@@ -210,18 +258,21 @@ pdftotext "$work/figures/course/answer-keys/ex07a_softmax.pdf" - | grep -q 'NaN 
     bad "the answer key of ex07a does not explain its lines"
 
 # ---------------------------------------------------------------- gallery
-sh "$here/gallery.sh" "$work/figures" "$claims" >/dev/null || exit 1
+RESULTS_DIR="$work/results" sh "$here/gallery.sh" "$work/figures" "$claims" >/dev/null || exit 1
 html="$work/figures/index.html"
 xmllint --noout "$html" || bad "index.html is not well-formed"
 for link in $(grep -o '\(href\|src\)="[^"#]*"' "$html" | sed 's/.*="//; s/"$//'); do
     [ -f "$work/figures/$link" ] || bad "index.html links to $link, which does not exist"
 done
-for link in slides/course.pdf course/syllabus.pdf slides/ch04_interaction.pdf slides/ch04_interaction-notes.pdf; do
+for link in slides/course.pdf course/syllabus.pdf slides/ch04_interaction.pdf slides/ch04_interaction-notes.pdf ch15_attention-full.png; do
     grep -q "href=\"$link\"" "$html" || bad "index.html does not link $link"
 done
 # 390 px: nav links apart (so they wrap), images as wide as the column, long words broken
 sed -n '/<nav>/,/<\/nav>/p' "$html" | grep -q '</a><a' && bad "the gallery's navigation has links without space between them: it cannot wrap"
 grep -q 'img { width: 100%' "$html" || bad "the gallery's images are not scaled to the column"
+grep -q '<blockquote class="sample">' "$html" || bad "the gallery does not show the stored generated text"
+[ "$(grep -c '<a class="zoom" href="[^"]*\.png"[^>]*><img' "$html")" -eq "$(grep -c '<img' "$html")" ] ||
+    bad "the gallery has figures that do not open their full-size PNG (legible on a phone only so)"
 grep -q 'overflow-wrap: anywhere' "$html" || bad "the gallery lets long words overflow a phone's width"
 grep -qE '(width|min-width): *[4-9][0-9]{2,}px|<pre|<table' "$html" && bad "the gallery has an element wider than a phone"
 # in a real browser, with its figures loaded: nothing reaches past a window of
@@ -248,7 +299,14 @@ nav=$(sh "$here/gallery-fit.sh" "$work/figures/control-nav.html" "$work/control/
 # ---------------------------------------------------------------- controls
 victim=$(ls "$work/figures"/ch04_*.pdf | head -n 1) name=$(basename "$victim" .pdf)
 mkdir -p "$work/control" && cp -r "$work/figures"/*.pdf "$work/control/" && rm -f "$work/control/$name.pdf"
-sh "$here/slides.sh" "$work/control" "$work/claims.tsv" "$work/narration" "$work/control/slides" >/dev/null 2>&1 || exit 1
+# (the controls lay out only the decks they read: chapters 4 and 13, then 4)
+mkdir -p "$work/control/no-results" "$work/control/narr-04-13" "$work/control/narr-04" &&
+    cp "$work/narration"/ch04_* "$work/narration"/ch13_* "$work/control/narr-04-13/" &&
+    cp "$work/narration"/ch04_* "$work/control/narr-04/" || exit 3
+RESULTS_DIR="$work/control/no-results" sh "$here/slides.sh" "$work/control" "$work/claims.tsv" "$work/control/narr-04-13" "$work/control/slides" >/dev/null 2>&1 || exit 1
+pdftotext "$work/control/slides/$(basename chapters/ch13_*.c .c).pdf" - | tr '\n' ' ' | grep -q 'not stored.*--full --results results/ch13_full.tsv' &&
+    echo "kit-check: control: with no stored results the chapter 13 deck names the command that makes them, as it should" ||
+    bad "with no stored results, the chapter 13 deck does not say which command makes them"
 if pdftotext -raw "$work/control/slides/$(basename chapters/ch04_*.c .c).pdf" - | grep -q "$name was not rendered"; then
     echo "kit-check: control ($name removed) is shown as not rendered, as it should"
 else
@@ -281,7 +339,7 @@ deck04="$work/figures/slides/$(basename chapters/ch04_*.c .c).pdf"
 n04=$(qpdf --show-npages "$deck04")
 deck_bound "$deck04" $((n04 - 1)) && bad "control: a deck of $n04 slides passes a bound of $((n04 - 1))" ||
     echo "kit-check: control: a deck of $n04 slides fails a bound of $((n04 - 1)), as it should"
-MAX_SLIDES=$((n04 - 4)) sh "$here/slides.sh" "$work/figures" "$work/claims.tsv" "$work/narration" "$work/control/parts" >/dev/null ||
+MAX_SLIDES=$((n04 - 4)) sh "$here/slides.sh" "$work/figures" "$work/claims.tsv" "$work/control/narr-04" "$work/control/parts" >/dev/null ||
     bad "a lecture of $n04 slides cannot be laid out in decks of $((n04 - 4))"
 p2="${deck04%.pdf}-part2.pdf" p1="$work/control/parts/$(basename "$deck04")" p2="$work/control/parts/$(basename "$p2")"
 if [ -f "$p2" ] && deck_bound "$p1" $((n04 - 4)) && deck_bound "$p2" $((n04 - 4)); then

@@ -6,7 +6,10 @@
 # narration, writes OUT_DIR/chNN_topic.pdf, a 16:9 deck laid out by
 # deck.awk (title, agenda, each section's points, equation, tables and
 # checks, each figure after the section that checks it, the trained model's
-# stored results for chapters 13-15, the claims sorted by id), and
+# stored results for chapters 13-15 (results/chNN_full.tsv, its generated text
+# chNN_sample.txt and each figure's data chNN_name.tsv, drawn here into
+# FIG_DIR/chNN_name-full.*; RESULTS_DIR=DIR reads them from DIR instead),
+# the claims sorted by id), and
 # OUT_DIR/chNN_topic-notes.pdf, the narration as a handout. Then
 # OUT_DIR/course.pdf: a cover, the agenda of the lectures, every deck, with
 # bookmarks per chapter and section and title metadata. Text pages: gnuplot
@@ -51,8 +54,35 @@ claim_table() {
 }
 
 # chNN -> the stored --full results of a trained chapter, and the command that makes them
-results_file() { ls results/"$1"_full.tsv 2>/dev/null | head -n 1; }
+# (RESULTS_DIR: where they are stored, results/ unless kit-check says otherwise)
+results=${RESULTS_DIR:-results}
+results_file() { ls "$results/$1"_full.tsv 2>/dev/null | head -n 1; }
 results_command() { echo "make chapter$(echo "$1" | sed 's/^ch0*//') ARGS=\"--full --results results/$1_full.tsv\""; }
+
+# STORED NAME -> FIG_DIR/NAME-full.pdf, drawn by plots/NAME.gp from STORED, the data a
+# --full run left beside its results (results/NAME.tsv): its "# var: value" lines after
+# the two of its stamp are the figure's variables (numbers as numbers, text quoted)
+stored_figure() {
+    _vars=$(sed -n '3,/^[^#]/s/^# \([a-z]*\): \(.*\)$/\1\t\2/p' "$1" | awk -F'\t' '
+        { v = $2; if (v !~ /^[0-9]+([.][0-9]+)?$/) { gsub(/\047/, "\047\047", v); v = "\047" v "\047" }
+          printf "%s=%s; ", $1, v }')
+    gnuplot -e "${_vars}stored=1; what='a held-out line'; data='$1'; outbase='$fig_dir/$2-full'; theme='plots/theme.gp'; script='plots/$2.gp'" \
+        plots/render.gp 2>"$tmp/stored.err" ||
+        { echo "slides: gnuplot could not draw $1 with plots/$2.gp: $(head -n 1 "$tmp/stored.err")" >&2; return 3; }
+}
+
+# chNN -> what its --full run stored beside its results, one line each: "text FILE"
+# (the generated text, results/chNN_sample.txt) or "figure FILE NAME CAPTION" (a figure's
+# data, results/NAME.tsv for a plots/NAME.gp, drawn into FIG_DIR/NAME-full.pdf here)
+stored_results() {
+    [ -f "$results/$1"_sample.txt ] && printf 'text\t%s\n' "$results/$1"_sample.txt
+    for _f in "$results/$1"_*.tsv; do
+        _name=$(basename "$_f" .tsv)
+        [ -f "plots/$_name.gp" ] || continue
+        stored_figure "$_f" "$_name" || return 3
+        printf 'figure\t%s\t%s\t%s\n' "$_f" "$_name-full" "$(figure_caption "plots/$_name.gp")"
+    done
+}
 
 # source dense [part parts from to] -> $tmp/deck.gp, the text pages'
 # script, and $tmp/side; echoes the number of slides
@@ -67,6 +97,7 @@ lay_out() {
           -v runtime="$(cat "$narr/$base.time" 2>/dev/null || echo '?')" \
           -v figs="$tmp/figs" -v sums="$tmp/sums" -v eqs="$tmp/eqs" -v side="$tmp/side" \
           -v results="$(results_file "$program")" -v results_for="$trained" -v results_cmd="$cmd" \
+          -v stored="$tmp/stored" \
           "$narr/$base.txt"; } >"$tmp/deck.gp" || return 3
     cat "$tmp/side.pages"
 }
@@ -131,7 +162,11 @@ build_deck() { # source
     claim_table "$program" >"$tmp/sums"
     awk -F'\t' -v p="$program" '$1 == p { print $2 "\t" $3 }' scripts/templates/equations.tsv >"$tmp/eqs"
     trained="" cmd=""
-    if [ "$n" -ge 13 ]; then trained="results/${program}_full.tsv" cmd=$(results_command "$program"); fi
+    : >"$tmp/stored"
+    if [ "$n" -ge 13 ]; then
+        trained="results/${program}_full.tsv" cmd=$(results_command "$program")
+        stored_results "$program" >"$tmp/stored" || return 3
+    fi
     plan "$1" >"$tmp/plan" || return 3
     [ -s "$tmp/plan" ] ||
         { echo "slides: $base does not fit in two decks of at most $MAX_SLIDES slides" >&2; return 3; }

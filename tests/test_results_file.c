@@ -29,6 +29,19 @@ Test(results_file, devices_folders_and_missing_folders_are_refused)
     cr_assert_not_null(results_check(private_path(path, sizeof path, "no/such.tsv")));
 }
 
+Test(results_file, a_sibling_is_named_in_the_results_folder)
+{
+    char out[32];
+    cr_assert_eq(results_sibling("results/ch13_full.tsv", "ch13_sample.tsv", out, sizeof out), 0);
+    cr_assert_str_eq(out, "results/ch13_sample.tsv");
+    cr_assert_eq(results_sibling("/tmp/a/r.tsv", "s.tsv", out, sizeof out), 0);
+    cr_assert_str_eq(out, "/tmp/a/s.tsv");
+    cr_assert_eq(results_sibling("r.tsv", "s.tsv", out, sizeof out), 0);
+    cr_assert_str_eq(out, "s.tsv", "no folder: the working one");
+    cr_assert_eq(results_sibling("results/ch13_full.tsv", "a_name_too_long_for_32.tsv", out,
+                                 sizeof out), -1);
+}
+
 Test(results_file, the_stamp_names_the_run_and_leaves_its_line_open)
 {
     char path[PATH_MAX];

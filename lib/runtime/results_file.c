@@ -34,6 +34,14 @@ const char *results_check(const char *path)
     return NULL;
 }
 
+int results_sibling(const char *path, const char *name, char *out, size_t len)
+{
+    const char *slash = strrchr(path, '/');
+    int folder = slash ? (int)(slash - path + 1) : 0;
+    int w = snprintf(out, len, "%.*s%s", folder, path, name);
+    return w < 0 || (size_t)w >= len ? -1 : 0;
+}
+
 void results_stamp(FILE *f, const char *what, const char *command, int threads)
 {
     struct utsname u;

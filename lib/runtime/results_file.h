@@ -1,7 +1,7 @@
 /* A results file: the table a --full run leaves behind for the README and the
- * decks (results/chNN_full.tsv), stamped with the command as typed, the date
- * and the machine. Written whole with paths_file (paths.h), so that a run that
- * stops early never leaves half a table. */
+ * decks (results/chNN_full.tsv, and the files beside it), stamped with the
+ * command as typed, the date and the machine. Written whole with paths_file
+ * (paths.h), so that a run that stops early never leaves half a table. */
 #ifndef INVENT_RESULTS_FILE_H
 #define INVENT_RESULTS_FILE_H
 
@@ -14,6 +14,11 @@ void results_command(int argc, char **argv, char *out, size_t len);
  * beside it; else why not, as a phrase. Checked before any work: the rename would
  * replace a device such as /dev/null. */
 const char *results_check(const char *path);
+
+/* path, name -> out (len): the file name in path's folder ("results/ch13_full.tsv",
+ * "ch13_sample.tsv" -> "results/ch13_sample.tsv"), for a table written beside the
+ * results; -1 when it does not fit */
+int results_sibling(const char *path, const char *name, char *out, size_t len);
 
 /* f: what, command, threads -> the first line ("# what; command: ...") and the start of
  * the second ("# date: ...; machine: ..., N worker threads"), which the caller ends */
