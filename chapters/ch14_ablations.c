@@ -835,16 +835,17 @@ static void rates_text(const run *r)
 static void budget_text(const run *r)
 {
     double full = mean_of(held_of(r, FULL));
+    int deep = full < r->counted[1] - 0.15;
     report_text(r->o, "How far the budget goes: the full model ends at %.3f nats, against "
                 "%.3f for the bigram and %.3f for the trigram on the same windows: %.3f nats %s "
-                "the trigram. %s", full, r->counted[0], r->counted[1], fabs(full - r->counted[1]),
-                full < r->counted[1] ? "below" : "above",
-                full < r->counted[1] - 0.15
-                    ? "The model uses more than the last two characters, so its internals can "
-                      "show what each piece is worth."
-                    : "At this budget the model has not gone far past what counting the last "
-                      "two characters gives: the rows measure how fast a model starts to learn, "
-                      "and little of what attention is for; --full trains far enough.");
+                "the trigram. %s%s%s", full, r->counted[0], r->counted[1],
+                fabs(full - r->counted[1]), full < r->counted[1] ? "below" : "above",
+                deep ? "The model uses more than the last two characters, so its internals can "
+                       "show what each piece is worth." : "At this budget the model has ",
+                deep ? "" : full < r->counted[1] ? "not gone far past" : "not reached",
+                deep ? "" : " what counting the last two characters gives: the rows measure "
+                            "how fast a model starts to learn, and little of what attention is "
+                            "for; --full trains far enough.");
 }
 
 /* A1 and the initial draw; A10 and what the Transformer buys besides loss */
