@@ -66,18 +66,31 @@
 #include "text_chapter.h"
 #include "workers.h"
 
+/* a model's size and training budget */
+typedef struct {
+    size_t heads, dim, batch, steps;
+    double rate;
+} budget;
+
 typedef struct {
     int full;
     size_t layers, heads, dim, context, batch, steps, windows, repeats;
     double rate;
+    budget k4; /* the repeat models' (K4): --full fixes its own, else the settings' */
     const char *corpus, *results;
 } settings;
 
 /* the models read back: trained on the text, on the text from another draw and batches
  * (K1's control), on the shuffled text (K1's comparison), with one layer (K4's control on
- * the text); and the same draws of two layers and of one trained on the repeating text,
- * where segments often follow themselves (K4) */
-enum { TEXT_MODEL, TEXT_AGAIN, SHUFFLED_MODEL, ONE_LAYER, REPEAT_MODEL, REPEAT_ONE, MODELS };
+ * the text); and K4's models of their own size, trained on the repeating text, where random
+ * segments follow themselves: two layers, one layer (the control), and two layers from two
+ * more draws and batches (an induction head must form at every seed to be claimed) */
+enum {
+    TEXT_MODEL, TEXT_AGAIN, SHUFFLED_MODEL, ONE_LAYER,
+    REPEAT_MODEL, REPEAT_ONE, REPEAT_AGAIN, REPEAT_THIRD, MODELS
+};
+
+#define K4_SEEDS 3 /* REPEAT_MODEL, REPEAT_AGAIN, REPEAT_THIRD */
 
 #define ATTENTION_FILE "ch15_attention.tsv" /* K2's figure's data, beside --results FILE */
 
@@ -94,7 +107,7 @@ static const training trainings[] = {
     {TEXT_MODEL, 3}, {REPEAT_MODEL, 3}, {ONE_LAYER, 4}, {REPEAT_ONE, 4},
     {TEXT_MODEL, 2}, {REPEAT_MODEL, 2}, {ONE_LAYER, 3}, {REPEAT_ONE, 3},
     {TEXT_MODEL, 1}, {REPEAT_MODEL, 1}, {ONE_LAYER, 2}, {REPEAT_ONE, 2},
-    {ONE_LAYER, 1}, {REPEAT_ONE, 1}};
+    {ONE_LAYER, 1}, {REPEAT_ONE, 1}, {REPEAT_AGAIN, 4}, {REPEAT_THIRD, 4}};
 #define TRAININGS (sizeof trainings / sizeof trainings[0])
 
 /* K1's numbers: per circuit ([0] W_QK, [1] W_OV), the distance from the text model's spectra
@@ -108,7 +121,7 @@ typedef struct {
 /* K4's reading of one model: its best prefix-matching head, that head's scores, and how
  * many nats per character cheaper the repeat is than the first copy */
 typedef struct {
-    size_t head;
+    size_t block, head; /* from 1 */
     double prefix, copy, gain;
 } induction_summary;
 
@@ -130,33 +143,43 @@ typedef struct {
     double standing[2];              /* K3: own value's standing, mismatched pairs' */
     induction_summary k4[BUDGETS][2]; /* K4 at each budget: 2 layers, 1 layer, on the text */
     induction_summary k4r[BUDGETS][2]; /* the same, trained on the repeating text */
+    induction_summary k4s[K4_SEEDS];   /* the repeat models at the whole budget, each seed */
 } run;
 
 /* ------------------------------------------------------------------ training */
 
-static gpt_shape shape_of(const settings *s, size_t vocab, size_t layers)
+/* -> whether model k is one of K4's repeat models, of their own size and budget */
+static int repeat_model(int k)
 {
-    return (gpt_shape){.vocab = vocab, .context = s->context, .dim = s->dim, .heads = s->heads,
-                       .layers = layers, .hidden = 4 * s->dim, .norm = BLOCK_PRE_NORM};
+    return k >= REPEAT_MODEL;
 }
 
-/* -> model k's shape: the one-layer control 1 block, the others L */
+/* -> model k's size and budget */
+static budget budget_of(const settings *s, int k)
+{
+    return repeat_model(k) ? s->k4 : (budget){s->heads, s->dim, s->batch, s->steps, s->rate};
+}
+
+/* -> model k's shape: the one-layer controls 1 block, the others L */
 static gpt_shape model_shape(const run *r, int k)
 {
-    return shape_of(r->s, r->text->vocab, k == ONE_LAYER || k == REPEAT_ONE ? 1 : r->L);
+    budget b = budget_of(r->s, k);
+    return (gpt_shape){.vocab = r->text->vocab, .context = r->s->context, .dim = b.dim,
+                       .heads = b.heads, .layers = k == ONE_LAYER || k == REPEAT_ONE ? 1 : r->L,
+                       .hidden = 4 * b.dim, .norm = BLOCK_PRE_NORM};
 }
 
 /* -> the seed of model k's draw (the repeat models share the text models' draws); its
  * batches come from the seed + 500 */
 static unsigned long model_seed(const run *r, int k)
 {
-    return r->o->seed + (k == TEXT_AGAIN);
+    return r->o->seed + (k == TEXT_AGAIN) + (k == REPEAT_AGAIN) + 2 * (k == REPEAT_THIRD);
 }
 
 /* -> the steps of run i */
 static size_t run_steps(const run *r, size_t i)
 {
-    return r->s->steps * (size_t)trainings[i].budget / BUDGETS;
+    return budget_of(r->s, trainings[i].model).steps * (size_t)trainings[i].budget / BUDGETS;
 }
 
 /* worker item i: run i, on the float32 path (lm_run: AdamW, warm-up, cosine decay and
@@ -168,20 +191,20 @@ static int train_item(void *ctx, size_t i, int worker)
     run *r = ctx;
     int k = trainings[i].model;
     const settings *s = r->s;
+    budget b = budget_of(s, k);
     gpt_shape shape = model_shape(r, k);
     gsl_rng *rng = rng_new(model_seed(r, k));
     ablated *src = rng ? ablated_new(ABL_FULL, &shape, rng) : NULL;
     ablated32 *m = NULL;
-    int status = src ? ablated32_new(src, s->batch, s->context, &m) : INVENT_ENOMEM;
+    int status = src ? ablated32_new(src, b.batch, s->context, &m) : INVENT_ENOMEM;
     if (status == INVENT_OK) {
         m->m->workers = 1;
         lm_model lm = lm_model_gpt(m);
-        const corpus *text = k == SHUFFLED_MODEL                   ? r->shuffled
-                             : k == REPEAT_MODEL || k == REPEAT_ONE ? r->repeating
-                                                                    : r->text;
-        lm_plan p = {.text = text, .B = s->batch,
-                     .T = s->context, .steps = run_steps(r, i), .rate = s->rate,
-                     .seed = model_seed(r, k) + 500, .windows = r->valid,
+        const corpus *text = k == SHUFFLED_MODEL ? r->shuffled
+                             : repeat_model(k)   ? r->repeating
+                                                 : r->text;
+        lm_plan p = {.text = text, .B = b.batch, .T = s->context, .steps = run_steps(r, i),
+                     .rate = b.rate, .seed = model_seed(r, k) + 500, .windows = r->valid,
                      .n_windows = s->windows};
         lm_result res = {0};
         status = lm_run(&p, &lm, &res);
@@ -219,10 +242,10 @@ static void train_all(run *r)
         r->trained[k] = r->weights[run_of(k, BUDGETS)];
     }
     report_text(r->o, "%zu models trained in %.1f s (%zu steps of %zu sequences of %zu "
-                "characters each, the text, one-layer and repeat models also at 1/4, 1/2 and "
-                "3/4 of the steps). Held-out loss, nats per character: %.3f on the text, %.3f "
-                "on the text from another draw, %.3f on the shuffled text (its unigram's "
-                "level), %.3f with one layer; trained on the repeating text (K4), %.3f with two "
+                "characters each, K4's repeat models on their own budget; the text, one-layer "
+                "and repeat models also at 1/4, 1/2 and 3/4 of their steps). Held-out loss, "
+                "nats per character: %.3f on the text, %.3f on the text from another draw, "
+                "%.3f on the shuffled text (its unigram's level), %.3f with one layer; trained on the repeating text (K4), %.3f with two "
                 "layers and %.3f with one.", TRAININGS, stopwatch_now() - t0, r->s->steps,
                 r->s->batch, r->s->context, r->held_out[run_of(TEXT_MODEL, BUDGETS)],
                 r->held_out[run_of(TEXT_AGAIN, BUDGETS)],
@@ -496,19 +519,19 @@ static gpt_probe *probe_line(const run *r, scope *sc, const gpt_weights *w, cons
 static void plot_heads(const run *r, const gpt_weights *w, const size_t *x, const char *name,
                        const char *title)
 {
-    size_t T = r->s->context, L = w->shape.layers;
+    size_t T = r->s->context, L = w->shape.layers, H = w->shape.heads;
     scope *sc = scope_open();
     gpt_probe *p = probe_line(r, sc, w, x);
     char *line = SCOPE_KEEP(sc, calloc(3 * T + 1, 1), free);
     plot *fig = plot_begin(r->o, name);
-    for (size_t k = 0; k < L * r->H; k++) {
+    for (size_t k = 0; k < L * H; k++) {
         plot_block(fig, "key position, query position, weight");
-        _gsl_matrix_const_view a = gpt_probe_attention(p, k / r->H, k % r->H);
+        _gsl_matrix_const_view a = gpt_probe_attention(p, k / H, k % H);
         plot_matrix(fig, &a.matrix);
     }
     plot_set(fig, "tokens", (double)T);
     plot_set(fig, "layers", (double)L);
-    plot_set(fig, "heads", (double)r->H);
+    plot_set(fig, "heads", (double)H);
     plot_set_text(fig, "line", text_of(r->text, x, T, line, 3 * T + 1));
     plot_set_text(fig, "what", title);
     plot_render(fig, "ch15_attention.gp");
@@ -744,7 +767,8 @@ static double loss_over(const gsl_matrix *Z, const size_t *x, size_t a, size_t b
  * part (each window's first R characters, repeated) */
 static induction_reading read_induction(const run *r, const gpt_weights *w)
 {
-    size_t T = r->s->context, R = T / 2, heads = w->shape.layers * r->H, n = r->s->repeats;
+    size_t T = r->s->context, R = T / 2, H = w->shape.heads, heads = w->shape.layers * H,
+           n = r->s->repeats;
     induction_reading in = {.prefix = SCOPE_KEEP(r->sc, calloc(heads, sizeof(double)), free),
                             .copy = SCOPE_KEEP(r->sc, calloc(heads, sizeof(double)), free)};
     scope *sc = scope_open();
@@ -757,11 +781,11 @@ static induction_reading read_induction(const run *r, const gpt_weights *w)
         x[T] = x[R]; /* what follows the repeat's end, for the last position's loss */
         chapter_must(gpt_probe_run(w, x, p), "reading the heads");
         for (size_t k = 0; k < heads; k++) {
-            _gsl_matrix_const_view a = gpt_probe_attention(p, k / r->H, k % r->H);
+            _gsl_matrix_const_view a = gpt_probe_attention(p, k / H, k % H);
             double score;
             chapter_must(induction_prefix_score(&a.matrix, x, R, &score), "prefix matching");
             in.prefix[k] += score / (double)n;
-            chapter_must(induction_head_logits(w, p, k / r->H, k % r->H, Z), "a head's logits");
+            chapter_must(induction_head_logits(w, p, k / H, k % H, Z), "a head's logits");
             in.copy[k] += induction_copy_score(Z, x, R) / (double)n;
         }
         double loss;
@@ -775,10 +799,10 @@ static induction_reading read_induction(const run *r, const gpt_weights *w)
 
 /* -> the head of layer 2 or later (or, for a one-layer model, of layer 1) with the largest
  * prefix-matching score */
-static size_t best_prefix_head(const run *r, const induction_reading *in, size_t layers)
+static size_t best_prefix_head(const induction_reading *in, size_t layers, size_t H)
 {
-    size_t from = layers > 1 ? r->H : 0, best = from;
-    for (size_t k = from; k < layers * r->H; k++)
+    size_t from = layers > 1 ? H : 0, best = from;
+    for (size_t k = from; k < layers * H; k++)
         best = in->prefix[k] > in->prefix[best] ? k : best;
     return best;
 }
@@ -791,9 +815,9 @@ static size_t best_prefix_head(const run *r, const induction_reading *in, size_t
 static induction_summary summarise(const run *r, const gpt_weights *w)
 {
     induction_reading in = read_induction(r, w);
-    size_t k = best_prefix_head(r, &in, w->shape.layers);
-    return (induction_summary){.head = k, .prefix = in.prefix[k], .copy = in.copy[k],
-                               .gain = in.first - in.second};
+    size_t H = w->shape.heads, k = best_prefix_head(&in, w->shape.layers, H);
+    return (induction_summary){.block = k / H + 1, .head = k % H + 1, .prefix = in.prefix[k],
+                               .copy = in.copy[k], .gain = in.first - in.second};
 }
 
 /* the per-head table of the whole budget's text and one-layer models; --dump: the scores */
@@ -869,8 +893,8 @@ static int formed_text(const run *r, const induction_summary (*k4)[2], const cha
     report_text(r->o, "Trained on %s, at the whole budget the best layer-2 head is block %zu "
                 "head %zu, prefix matching %.3f (bound %.2f), copying %.0f%%, the repeat %.3f "
                 "nats per character %s than the first copy (bound: %.2f cheaper); the one-layer "
-                "model's best head %.3f, its repeat %.3f %s. %s", trained, two->head / r->H + 1,
-                two->head % r->H + 1, two->prefix, PREFIX_MATCH, 100.0 * two->copy,
+                "model's best head %.3f, its repeat %.3f %s. %s", trained, two->block,
+                two->head, two->prefix, PREFIX_MATCH, 100.0 * two->copy,
                 fabs(two->gain), two->gain >= 0 ? "cheaper" : "dearer", REPEAT_GAIN,
                 one->prefix, fabs(one->gain), one->gain >= 0 ? "cheaper" : "dearer",
                 formed ? "An induction head has formed." : "No induction head has formed.");
@@ -922,44 +946,73 @@ static void induction_on_text(run *r)
         trend_text(r);
 }
 
+/* the repeat models at the whole budget from each draw -> r->k4s, one line each; -> at
+ * how many draws an induction head has formed */
+static int induction_seeds(run *r)
+{
+    static const int models[K4_SEEDS] = {REPEAT_MODEL, REPEAT_AGAIN, REPEAT_THIRD};
+    int formed = 0;
+    report_text(r->o, "The two-layer model on the repeating text from %d draws (its own batches "
+                "at each), at the whole budget:", K4_SEEDS);
+    report_line(r->o, "  %-6s %8s %7s %7s %6s", "seed", "held-out", "prefix", "copying", "gain");
+    for (int i = 0; i < K4_SEEDS; i++) {
+        induction_summary *k = &r->k4s[i];
+        *k = i == 0 ? r->k4r[BUDGETS - 1][0] : summarise(r, r->trained[models[i]]);
+        formed += k->prefix >= PREFIX_MATCH && k->gain >= REPEAT_GAIN;
+        report_line(r->o, "  %-6lu %8.3f %7.3f %6.0f%% %6.3f", model_seed(r, models[i]),
+                    r->held_out[run_of(models[i], BUDGETS)], k->prefix, 100.0 * k->copy,
+                    k->gain);
+    }
+    report_text(r->o, "An induction head has formed at %d of the %d draws.", formed, K4_SEEDS);
+    return formed;
+}
+
 static void induction_part(run *r)
 {
     const invent_opts *o = r->o;
     size_t T = r->s->context;
     report_section(o, "K4. An induction head");
     induction_on_text(r);
+    const budget *b = &r->s->k4;
     report_text(o, "Within %zu characters of fortunes a passage seldom comes back, so little "
-                "in the text pays for reading an earlier copy. The same two draws trained on a "
-                "repeating text ask the question where it pays: the training part cut into "
+                "in the text pays for reading an earlier copy. Two more models ask the question "
+                "where it pays, trained on a repeating text: the training part cut into "
                 "segments of %zu to %zu characters, half of them replaced by a random segment "
-                "of the same length followed by itself (the held-out part untouched):", T,
-                T / 8, T / 2);
+                "of the same length followed by itself (the held-out part untouched). They are "
+                "%zu layers and 1 layer of width %zu with %zu heads, trained for %zu steps of "
+                "%zu windows at a peak rate of %g%s:", T, T / 8, T / 2, r->L, b->dim, b->heads,
+                b->steps, b->batch, b->rate, r->s->full ? " (fixed in the source for --full: a "
+                "narrower model, cheaper per step, trained on 5 times the characters of the "
+                "others)" : "");
     induction_by_budget(r, REPEAT_MODEL, REPEAT_ONE, r->k4r);
     size_t *x = SCOPE_KEEP(r->sc, calloc(T, sizeof(size_t)), free);
     repeated(r, 0, T / 2, x);
     plot_heads(r, r->trained[REPEAT_MODEL], x, "ch15_induction",
                "a repeated random segment, the model trained on the repeating text");
     const induction_summary(*k4r)[2] = (const induction_summary(*)[2])r->k4r;
-    int formed = formed_text(r, k4r, "the repeating text");
-    if (formed)
+    if (formed_text(r, k4r, "the repeating text"))
         first_budget_text(r, k4r);
-    if (!r->s->full || !formed) {
-        report_text(o, "K4 is measured and shown, not claimed%s: the claim needs a layer-2 head "
-                    "of the model trained on the repeating text with a prefix-matching score of "
-                    "at least %.2f and a repeat at least %.2f nats per character cheaper, where "
-                    "the one-layer model trained alike does not reach the first.",
-                    r->s->full ? "" : " at this budget (--full claims it)", PREFIX_MATCH,
-                    REPEAT_GAIN);
+    int formed = induction_seeds(r);
+    if (!r->s->full || formed < K4_SEEDS) {
+        report_text(o, "K4 is measured and shown, not claimed%s: the claim needs, at each of "
+                    "the %d draws, a layer-2 head of the model trained on the repeating text with "
+                    "a prefix-matching score of at least %.2f and a repeat at least %.2f nats per "
+                    "character cheaper, where the one-layer model trained alike does not reach "
+                    "the first. A head that forms at one seed and not at another is not yet a "
+                    "result of this budget.", r->s->full ? "" : " at this budget (--full claims "
+                    "it if it forms at every seed)", K4_SEEDS, PREFIX_MATCH, REPEAT_GAIN);
         return;
     }
-    const induction_summary *two = &k4r[BUDGETS - 1][0], *one = &k4r[BUDGETS - 1][1];
-    check_at_least("K4", "an induction head, trained where repeats pay: the best layer-2 head's "
-                   "prefix-matching score", two->prefix, PREFIX_MATCH);
-    check_at_least("K4", "the loss on the repeat falls (nats per character, first copy minus "
-                   "repeat)", two->gain, REPEAT_GAIN);
+    double prefix = r->k4s[0].prefix, gain = r->k4s[0].gain;
+    for (int i = 1; i < K4_SEEDS; i++)
+        prefix = fmin(prefix, r->k4s[i].prefix), gain = fmin(gain, r->k4s[i].gain);
+    check_at_least("K4", "an induction head at every seed, trained where repeats pay: the "
+                   "smallest best layer-2 prefix-matching score", prefix, PREFIX_MATCH);
+    check_at_least("K4", "the loss on the repeat falls at every seed (nats per character, "
+                   "first copy minus repeat, the smallest)", gain, REPEAT_GAIN);
     check_control("K4", "a one-layer model trained on the same repeating text, whose heads "
                   "cannot compose");
-    check_at_least("K4", NULL, one->prefix, PREFIX_MATCH);
+    check_at_least("K4", NULL, k4r[BUDGETS - 1][1].prefix, PREFIX_MATCH);
 }
 
 /* ------------------------------------------------------------------- the run */
@@ -1022,12 +1075,15 @@ static void write_results(const run *r, const char *command, double seconds)
     fprintf(f, "# %zu layers of width %zu, %zu heads, context %zu, %zu steps of %zu, rate %g, "
             "seed %lu\n", r->L, r->d, r->H, r->s->context, r->s->steps, r->s->batch, r->s->rate,
             r->o->seed);
+    fprintf(f, "# K4's repeat models: width %zu, %zu heads, %zu steps of %zu, rate %g\n",
+            r->s->k4.dim, r->s->k4.heads, r->s->k4.steps, r->s->k4.batch, r->s->k4.rate);
     fprintf(f, "# controls: K1 the text model from another draw, K2 the untrained model, K3 "
             "mismatched pairs, K4 the one-layer model; verdict: holds when the value reaches the "
             "bound and its control does not\n");
     fprintf(f, "row\tclaim\tvalue\tcontrol\tbound\tverdict\n");
     const char *model[MODELS] = {"text", "text, another draw", "shuffled text", "one layer",
-                                 "repeating text", "repeating text, one layer"};
+                                 "repeating text", "repeating text, one layer",
+                                 "repeating text, second draw", "repeating text, third draw"};
     for (int k = 0; k < MODELS; k++) {
         snprintf(row, sizeof row, "held-out loss, %s", model[k]);
         result_line(f, row, "-", r->held_out[run_of(k, BUDGETS)], NAN, NAN);
@@ -1053,6 +1109,12 @@ static void write_results(const run *r, const char *command, double seconds)
         result_line(f, row, "K4", r->k4r[b - 1][0].prefix, r->k4r[b - 1][1].prefix, PREFIX_MATCH);
         snprintf(row, sizeof row, "repeat gain, repeating text, %zu steps", steps);
         result_line(f, row, "K4", r->k4r[b - 1][0].gain, r->k4r[b - 1][1].gain, REPEAT_GAIN);
+    }
+    for (int i = 1; i < K4_SEEDS; i++) {
+        snprintf(row, sizeof row, "prefix matching, repeating text, draw %d", i + 1);
+        result_line(f, row, "K4", r->k4s[i].prefix, r->k4r[BUDGETS - 1][1].prefix, PREFIX_MATCH);
+        snprintf(row, sizeof row, "repeat gain, repeating text, draw %d", i + 1);
+        result_line(f, row, "K4", r->k4s[i].gain, r->k4r[BUDGETS - 1][1].gain, REPEAT_GAIN);
     }
     if (paths_file_commit(&pf, 1) != 0)
         report_warn(r->o, "cannot write %s: the results are in the output above", r->s->results);
@@ -1120,8 +1182,12 @@ static void fill_defaults(void *arg)
         s->rate = f ? 6e-3 : 2e-2;
     if (!s->results && f)
         s->results = "results/ch15_full.tsv";
-    s->windows = (f ? 12 : 4) * s->batch;
+    s->windows = (f ? 16 : 4) * s->batch;
     s->repeats = s->windows;
+    /* K4's own budget at --full: a narrower model trained on 5 times the characters of the
+     * others (its 32 windows a step divide the 192 held-out windows) */
+    s->k4 = f ? (budget){.heads = 2, .dim = 32, .batch = 32, .steps = 4000, .rate = 1e-2}
+              : (budget){s->heads, s->dim, s->batch, s->steps, s->rate};
 }
 
 static int check_settings(const invent_opts *o, void *arg, corpus **text)
