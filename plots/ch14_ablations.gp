@@ -1,7 +1,8 @@
 # Chapter 14: every choice of the derivation removed one at a time.
-# caption: What each piece is worth: held-out loss (nats per character, always causal) of each model minus the full model's at the same seed (same draw, same batches), each model at its best of three learning rates; points are the mean over the paired seeds, bars the 95% Student-t interval; the grey band is the margin +-m fixed before the runs, so a bar wholly above it 'costs', wholly below it 'helps', wholly inside it is 'equivalent'; 'full again' (the full model at other seeds) and the full model on 3/4, 1/2 and 1/4 of its steps are the yardsticks; a bar past the top of the axis (no mask, at --full) is cut and its mean written there.
+# caption: What each piece is worth: held-out loss (nats per character, always causal) of each model minus the full model's at the same seed (same draw, same batches), each model at its best learning rate (three tried, one more beyond an edge); points are the mean over the paired seeds, bars the 95% Student-t interval; the grey band is the margin +-m fixed before the runs, so a bar wholly above it 'costs', wholly below it 'helps', wholly inside it is 'equivalent'; 'full again' (the full model at other seeds) and the full model on 3/4, 1/2 and 1/4 of its steps are the yardsticks; a bar past the top of the axis (no mask, at --full) is cut and its mean written there.
 # claims: A1 A2 A3 A4 A5 A6 A8 A9 A10
-set title sprintf("Each piece removed in turn: paired difference to the full model (%d steps, %d seeds)", steps, seeds) font titlefont
+set title sprintf("Each piece removed in turn, paired with the full model (%d steps, %d seeds)", steps, seeds) font titlefont
+set rmargin 6
 set ylabel "held-out loss minus the full model's,\nsame seed (nats per character)"
 set key off
 set xrange [-0.6:rows - 0.4]

@@ -3,7 +3,7 @@
 # (· a space, ¶ a new line), thinned so that a panel never carries more than fit.
 # stored=1: data is a stored --full run's results/ch15_attention.tsv (make slides),
 # a matrix a head (a row per query) instead of the chapter's "key query weight" lines.
-# caption: Attention weights of every head of the trained model on one line of held-out text (rows: queries, columns: keys; grey: the masked future): a validation line (ch15_attention, K2), and a validation segment followed by itself (ch15_induction, K4), where an induction head's weights run along the diagonal one step after the earlier copy.
+# caption: Attention weights of every head of the trained model on one line of held-out text (rows: queries, columns: keys; grey: the masked future): a validation line (ch15_attention, K2), and a random segment followed by itself, read by the model trained on the repeating text (ch15_induction, K4), where an induction head's weights run along the diagonal one step after the earlier copy.
 # claims: K2, K4
 L = 0.08; R = 0.87; B = 0.12; TOP = 0.85
 gapx = 0.06; gapy = 0.11

@@ -24,7 +24,8 @@ table() {
         }
         mode == "named" { for (i = 1; i <= cols; i++) printf "| %s ", $i; print "|"; next }
         NF < 6 { printf "| %s | | | | %s | | | | |\n", $1, $5; next }
-        { printf "| %s | %s | %s | %s | %s | %s [%s, %s] | %s | %s | %s |\n", $1, $2, $3, $4, $5, $7, $8, $9, $10, $11, $12 }' "$1"
+        { diff = $7 == "-" ? "-" : $7 " [" $8 ", " $9 "]"
+          printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", $1, $2, $3, $4, $5, diff, $10, $11, $12 }' "$1"
 }
 if [ "${1:-}" = --check ]; then
     readme=$2 file=$3
