@@ -182,12 +182,20 @@ function point(s, size, next_h,    n, i) {
 
 # a block of fixed-width lines (a table, generated text: PROSE): folded when
 # wider than the slide; kept on one slide when it fits one, else it goes on
-# over slides
-function block(n, lines, prose,    h, j, k) {
-    k = fold(n, lines, prose); h = 18 * (tight ? 1.1 : 1.25)
+# over slides, a table's header line again at the top of each; the second
+# half of a table cut in two starts a slide when the table fills more than one
+# (a block taller than a slide is set with its lines closer)
+function block(n, lines, prose,    h, j, k, head, p) {
+    k = fold(n, lines, prose); h = 18 * (tight || k * 18 * 1.25 > TOP - FLOOR ? 1.1 : 1.25)
     room((k * h <= TOP - FLOOR ? k : 6) * h, 1)
     for (j = 1; j <= k; j++) {
-        room(h, 1)
+        if (!prose && (j == 1 || folded[j - 1] == "")) {
+            head = folded[j]
+            if (j > 1) room(k * h > TOP - FLOOR ? TOP - FLOOR : (k - j + 1) * h, 1)
+        }
+        p = page; room(h, 1)
+        if (page != p && folded[j] == "") continue
+        if (page != p && !prose && folded[j] != head) { mono(head, 30, y, 18, ink); y -= h }
         mono(folded[j], 30, y, 18, ink); y -= h
     }
     y -= 18 * (tight ? 0.3 : 0.5)
