@@ -633,52 +633,68 @@ Test(kernels, count_work_and_memory)
     free_inputs(&large);
 }
 
-/* Every kernel runs in the workspace its size function asks for, reports
- * using all of it, and refuses one a byte smaller (the near miss: a size
- * function that forgot a buffer or its alignment); attn_kernels_work is the
- * largest of naive's, blas's and tiled's. */
-Test(kernels, run_in_the_workspace_they_ask_for_and_refuse_a_byte_less)
-{
-    inputs in = make_inputs(130, 3, 24, 0, 9);
+/* One problem for every kernel: the dense ones, both sparse ones on full
+ * lists, and decode on the last query against the whole cache. */
+typedef struct {
+    inputs in;
     attn_key_list keys;
     attn_block_list blocks;
-    full_lists(in.s.T, &keys, &blocks);
-    attn_decode_shape d = {in.s.T, in.s.H, in.s.H, in.s.dh, in.s.scale};
-    float *out = malloc(in.s.T * in.s.H * in.s.dh * sizeof *out);
-    size_t most = 0, all;
-    for (int k = 0; k < attn_kernels_count + 3; k++) {
-        size_t bytes;
-        cr_assert_eq(k < attn_kernels_count ? attn_kernels[k].work(&in.s, &bytes)
-                     : k == attn_kernels_count   ? attn_sparse_keys_work(&in.s, &keys, &bytes)
-                     : k == attn_kernels_count + 1 ? attn_tiled_work(&in.s, &bytes)
-                                                   : attn_decode_work(&d, &bytes),
-                     INVENT_OK);
+    attn_decode_shape d;
+} any_problem;
+
+enum { ANY_KEYS = 3, ANY_BLOCKS, ANY_DECODE, ANY_KERNELS }; /* after attn_kernels' three */
+
+/* kernel k of any_problem's -> bytes: the workspace it asks for */
+static int any_work(const any_problem *p, int k, size_t *bytes)
+{
+    return k < attn_kernels_count ? attn_kernels[k].work(&p->in.s, bytes)
+           : k == ANY_KEYS        ? attn_sparse_keys_work(&p->in.s, &p->keys, bytes)
+           : k == ANY_BLOCKS      ? attn_tiled_work(&p->in.s, bytes)
+                                  : attn_decode_work(&p->d, bytes);
+}
+
+/* kernel k on p with workspace w -> out and its status */
+static int any_run(const any_problem *p, int k, float *out, attn_work *w, attn_cost *cost)
+{
+    const inputs *in = &p->in;
+    return k < attn_kernels_count ? attn_kernels[k].run(&in->s, in->q, in->k, in->v, out, w, cost)
+           : k == ANY_KEYS ? attn_sparse_keys(&in->s, &p->keys, in->q, in->k, in->v, out, w, cost)
+           : k == ANY_BLOCKS
+               ? attn_sparse_blocks(&in->s, &p->blocks, in->q, in->k, in->v, out, w, cost)
+               : attn_decode(&p->d, in->q, in->k, in->v, out, w, cost);
+}
+
+/* Every kernel runs in the workspace its size function asks for, reports
+ * using all of it, and refuses one a byte smaller (the near miss: a size
+ * function that forgot a buffer or its alignment) or none at all;
+ * attn_kernels_work is the largest of naive's, blas's and tiled's. */
+Test(kernels, run_in_the_workspace_they_ask_for_and_refuse_a_byte_less)
+{
+    any_problem p = {make_inputs(130, 3, 24, 0, 9), {0}, {0}, {130, 3, 3, 24, 0.2f}};
+    full_lists(p.in.s.T, &p.keys, &p.blocks);
+    float *out = malloc(p.in.s.T * p.in.s.H * p.in.s.dh * sizeof *out);
+    size_t most = 0, all, bytes;
+    for (int k = 0; k < ANY_KERNELS; k++) {
+        cr_assert_eq(any_work(&p, k, &bytes), INVENT_OK);
         most = k < attn_kernels_count && bytes > most ? bytes : most;
         attn_work w = work_of(bytes);
         for (size_t room = bytes; room + 1 >= bytes; room--) {
             w.bytes = room;
             attn_cost cost = {0, 0};
-            int status = k < attn_kernels_count
-                             ? attn_kernels[k].run(&in.s, in.q, in.k, in.v, out, &w, &cost)
-                         : k == attn_kernels_count
-                             ? attn_sparse_keys(&in.s, &keys, in.q, in.k, in.v, out, &w, &cost)
-                         : k == attn_kernels_count + 1
-                             ? attn_sparse_blocks(&in.s, &blocks, in.q, in.k, in.v, out, &w,
-                                                  &cost)
-                             : attn_decode(&d, in.q, in.k, in.v, out, &w, &cost);
-            cr_assert_eq(status, room == bytes ? INVENT_OK : INVENT_ERANGE,
+            cr_assert_eq(any_run(&p, k, out, &w, &cost), room == bytes ? INVENT_OK : INVENT_ERANGE,
                          "kernel %d in %zu of the %zu bytes it asks for", k, room, bytes);
             if (room == bytes)
                 cr_assert_eq(cost.scratch_bytes, bytes, "kernel %d", k);
         }
+        cr_assert_eq(any_run(&p, k, out, NULL, NULL), INVENT_ERANGE, "kernel %d, no workspace", k);
         attn_work_free(&w);
     }
-    cr_assert_eq(attn_kernels_work(&in.s, &all), INVENT_OK);
+    cr_assert_eq(attn_kernels_work(&p.in.s, &all), INVENT_OK);
     cr_assert_eq(all, most, "one workspace for naive, blas and tiled: the largest");
     free(out);
-    attn_key_list_free(&keys);
-    attn_block_list_free(&blocks);
-    free_inputs(&in);
+    attn_key_list_free(&p.keys);
+    attn_block_list_free(&p.blocks);
+    free_inputs(&p.in);
 }
 
 Test(kernels, count_visible_pairs_with_a_window)

@@ -61,7 +61,7 @@ int attn_work_for(attn_work_fn size, const attn_shape *s, attn_work *w);
  * s->window > 0); cost may be NULL. INVENT_ERANGE for a zero size, a
  * non-finite scale, a count that overflows, a bad INVENT_THREADS or
  * INVENT_SIMD in the environment (attn_env_check says which), or a
- * workspace smaller than the kernel's size function asks for. */
+ * workspace smaller than the kernel's size function asks for (or NULL). */
 typedef int (*attn_kernel_fn)(const attn_shape *s, const float *Q, const float *K,
                               const float *V, float *out, attn_work *work, attn_cost *cost);
 

@@ -15,10 +15,11 @@ typedef struct {
     size_t bytes; /* bytes there are */
 } work_cursor;
 
-/* w -> a cursor over its memory */
+/* w -> a cursor over its memory; NULL, or no memory, gives a cursor that
+ * only counts (every buffer then missing: the kernel refuses the call) */
 static inline work_cursor work_open(const attn_work *w)
 {
-    return (work_cursor){w->base, 0, w->base ? w->bytes : 0};
+    return w && w->base ? (work_cursor){w->base, 0, w->bytes} : (work_cursor){NULL, 0, 0};
 }
 
 /* bytes -> the next buffer of that size, or NULL when the cursor only
