@@ -123,6 +123,10 @@ endif
 .PHONY: all verify plots test deps clean help chapters unit-tests plots-check san-tests deps-auto \
         test-steps-check
 .DELETE_ON_ERROR:
-.SECONDARY:
+# Objects, and the exercise stubs generated from the solutions, are kept
+# after a build. (.SECONDARY with no names would keep them too, but it makes
+# every target intermediate, so that an object the archive names but that
+# does not exist yet, for a .c older than the archive, is never compiled.)
+.PRECIOUS: $(BUILD)/%.o $(EX_DIR)/stubs/%.o $(EX_DIR)/stubs/%.c
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -188,10 +188,11 @@ static timing time_float64(const sizes *s, gpt_weights *w, gsl_rng *r)
 {
     gpt_shape shape = shape_of(s);
     size_t count = gpt_tensor_count(&shape);
-    gpt_batch b = {w, gpt_new(&shape, NULL), gpt_trace_new(w, s->batch, s->context)};
+    gpt_batch b = {w, gpt_new(&shape, NULL), gpt_trace_new(w, s->batch, s->context),
+                   gpt_work_new(w, s->batch, s->context)};
     tensor_ref *list = calloc(count, sizeof *list);
     adamw opt;
-    chapter_must(b.g && b.tr && list ? INVENT_OK : INVENT_ENOMEM, "the float64 model");
+    chapter_must(b.g && b.tr && b.work && list ? INVENT_OK : INVENT_ENOMEM, "the float64 model");
     gpt_tensors(w, b.g, list);
     chapter_must(adamw_init(&opt, list, count, 0.1), "AdamW");
     step_plan plan = {.model = &b, .forward = gpt_batch_forward, .backward = gpt_batch_backward,
@@ -202,6 +203,7 @@ static timing time_float64(const sizes *s, gpt_weights *w, gsl_rng *r)
     adamw_free(&opt);
     free(list);
     gpt_trace_free(b.tr);
+    gpt_work_free(b.work);
     gpt_free(b.g);
     return t;
 }

@@ -32,10 +32,12 @@ typedef struct {
     double peak; /* GFLOP/s, the best of this T's rounds */
 } prefill_row;
 
-/* one T's arrays: inputs, naive's output, a kernel's output, the GEMM's */
+/* one T's arrays: inputs, naive's output, a kernel's output, the GEMM's,
+ * and a workspace for every kernel */
 typedef struct {
     attn_shape s;
     float *in[3], *ref, *got, *C;
+    attn_work work;
 } problem;
 
 /* per round: seconds per kind, the peak, and the shares of sgemm */
@@ -57,10 +59,10 @@ static double time_sgemm(const problem *p)
 }
 
 /* kernel k into out -> seconds and its cost */
-static int time_kernel(const problem *p, int k, float *out, double *sec, attn_cost *cost)
+static int time_kernel(problem *p, int k, float *out, double *sec, attn_cost *cost)
 {
     double t0 = stopwatch_now();
-    int status = attn_kernels[k].run(&p->s, p->in[0], p->in[1], p->in[2], out, cost);
+    int status = attn_kernels[k].run(&p->s, p->in[0], p->in[1], p->in[2], out, &p->work, cost);
     *sec = stopwatch_now() - t0;
     return status;
 }
@@ -69,7 +71,7 @@ static int time_kernel(const problem *p, int k, float *out, double *sec, attn_co
  * after the pause, while OpenBLAS's threads sleep; sgemm right after tiled,
  * so that a change in the machine's load falls on both alike); the outputs
  * compared with naive's in the last round when it ran */
-static int run_round(const problem *p, int r, int last, prefill_row *row, round_log *log)
+static int run_round(problem *p, int r, int last, prefill_row *row, round_log *log)
 {
     double sec[KINDS], peak;
     bench_settle();
@@ -99,7 +101,7 @@ static int run_round(const problem *p, int r, int last, prefill_row *row, round_
 }
 
 /* naive once (the reference) when T <= naive_max */
-static int run_naive(const problem *p, const bench_sizes *z, prefill_row *row)
+static int run_naive(problem *p, const bench_sizes *z, prefill_row *row)
 {
     if (p->s.T > z->naive_max)
         return INVENT_OK;
@@ -132,17 +134,19 @@ static void summarise(const problem *p, int rounds, round_log *log, prefill_row 
     row->of_sgemm[NAIVE] = row->gflops[NAIVE] / row->gflops[SGEMM];
 }
 
-/* p -> its arrays freed */
+/* p -> its arrays and workspace freed */
 static void problem_free(problem *p)
 {
     free(p->in[0]), free(p->in[1]), free(p->in[2]), free(p->ref), free(p->got), free(p->C);
+    attn_work_free(&p->work);
 }
+
 
 /* every kernel at one T -> one row */
 static int measure_T(const bench_sizes *z, size_t T, prefill_row *row)
 {
     problem p = {{T, z->heads, z->dh, 0, (float)(1.0 / sqrt((double)z->dh))}, {NULL}, NULL,
-                 NULL, NULL};
+                 NULL, NULL, {NULL, 0}};
     size_t n = T * z->heads * z->dh;
     for (int i = 0; i < 3; i++)
         p.in[i] = malloc(n * sizeof(float));
@@ -150,6 +154,8 @@ static int measure_T(const bench_sizes *z, size_t T, prefill_row *row)
     p.C = malloc(T * T * sizeof(float));
     int status = p.in[0] && p.in[1] && p.in[2] && p.ref && p.got && p.C ? INVENT_OK
                                                                          : INVENT_ENOMEM;
+    if (status == INVENT_OK)
+        status = attn_work_for(attn_kernels_work, &p.s, &p.work);
     for (int i = 0; i < 3 && status == INVENT_OK; i++)
         bench_fill(p.in[i], n, 17 * T + (size_t)i);
     *row = (prefill_row){.T = T};

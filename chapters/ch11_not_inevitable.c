@@ -63,19 +63,33 @@ typedef struct {
     double huge_plain[MAX_POINTS];         /* the same, scores up to +-1e4 */
 } sweep;
 
-/* Q, K, V and two outputs for one shape, as (T, H, dh) float arrays */
+/* Q, K, V and two outputs for one shape, as (T, H, dh) float arrays, and a
+ * workspace for every kernel of attn_kernels.h at that shape */
 typedef struct {
     attn_shape s;
     float *q, *k, *v, *out, *ref;
+    attn_work work;
 } problem;
 
-/* T, H, dh -> Gaussian Q, K, V and room for two outputs, in one block owned by sc */
+/* bytes -> a workspace of that size owned by sc */
+static attn_work work_new(scope *sc, size_t bytes)
+{
+    attn_work w;
+    chapter_must(attn_work_new(bytes, &w), "a kernel's workspace");
+    SCOPE_KEEP(sc, w.base, free);
+    return w;
+}
+
+/* T, H, dh -> Gaussian Q, K, V, room for two outputs and the largest
+ * workspace a kernel asks for, owned by sc */
 static void problem_new(scope *sc, size_t T, size_t H, size_t dh, gsl_rng *r, problem *p)
 {
-    size_t n = T * H * dh;
+    size_t n = T * H * dh, bytes;
     float *all = SCOPE_KEEP(sc, malloc(5 * n * sizeof *all), free);
     *p = (problem){{T, H, dh, 0, (float)(1.0 / sqrt((double)dh))},
-                   all, all + n, all + 2 * n, all + 3 * n, all + 4 * n};
+                   all, all + n, all + 2 * n, all + 3 * n, all + 4 * n, {NULL, 0}};
+    chapter_must(attn_kernels_work(&p->s, &bytes), "the kernels' workspace");
+    p->work = work_new(sc, bytes);
     for (size_t i = 0; i < 3 * n; i++)
         all[i] = (float)gsl_ran_gaussian(r, 1.0);
 }
@@ -86,7 +100,8 @@ static double time_naive(problem *p, size_t repeats, attn_cost *cost)
     double ms = INFINITY;
     for (size_t r = 0; r < repeats; r++) {
         double t0 = stopwatch_cpu();
-        chapter_must(attn_naive(&p->s, p->q, p->k, p->v, p->ref, cost), "the naive kernel");
+        chapter_must(attn_naive(&p->s, p->q, p->k, p->v, p->ref, &p->work, cost),
+                     "the naive kernel");
         ms = fmin(ms, 1e3 * (stopwatch_cpu() - t0));
     }
     return ms;
@@ -176,8 +191,8 @@ static void measure_huge(problem *p, sweep *w, size_t i)
     online_attention(p, 1);
     w->plain_vs_blas[i] = attn_rel_diff(p->out, p->ref, n);
     keys_to_huge(p);
-    chapter_must(attn_blas(&p->s, p->q, p->k, p->v, p->ref, NULL), "the matrix form");
-    chapter_must(attn_tiled(&p->s, p->q, p->k, p->v, p->out, NULL), "the tiled kernel");
+    chapter_must(attn_blas(&p->s, p->q, p->k, p->v, p->ref, &p->work, NULL), "the matrix form");
+    chapter_must(attn_tiled(&p->s, p->q, p->k, p->v, p->out, &p->work, NULL), "the tiled kernel");
     w->huge_vs_blas[i] = attn_rel_diff(p->out, p->ref, n);
     online_attention(p, 0);
     w->huge_norescale[i] = attn_rel_diff(p->out, p->ref, n);
@@ -196,11 +211,11 @@ static void measure_T(const sizes *z, size_t T, gsl_rng *r, sweep *w, size_t i)
     size_t shorter = z->tmax / T; /* short runs repeat more: each T gets about equal time */
     size_t runs = shorter > 32 ? 1024 * z->repeats : z->repeats * shorter * shorter;
     w->cpu_ms[i] = time_naive(&p, runs, &naive);
-    chapter_must(attn_blas(&p.s, p.q, p.k, p.v, p.ref, &blas), "the matrix form");
-    chapter_must(attn_tiled(&p.s, p.q, p.k, p.v, p.out, &tiled), "the tiled kernel");
+    chapter_must(attn_blas(&p.s, p.q, p.k, p.v, p.ref, &p.work, &blas), "the matrix form");
+    chapter_must(attn_tiled(&p.s, p.q, p.k, p.v, p.out, &p.work, &tiled), "the tiled kernel");
     w->tiled_vs_blas[i] = attn_rel_diff(p.out, p.ref, n);
     p.s.window = z->window;
-    chapter_must(attn_naive(&p.s, p.q, p.k, p.v, p.out, &windowed), "the naive kernel");
+    chapter_must(attn_naive(&p.s, p.q, p.k, p.v, p.out, &p.work, &windowed), "the naive kernel");
     p.s.window = 0;
     w->naive_bytes[i] = (double)naive.scratch_bytes;
     measure_huge(&p, w, i);
@@ -269,7 +284,7 @@ static void cost_section(const invent_opts *o, const sizes *z, const sweep *w)
 /* The recall probe: token t's query is beta times the key of token t - delta,
  * so attention that can see that token returns its value. -> the mean
  * relative error |out_t - v_{t-delta}| / |v_{t-delta}| over t = delta..T-1. */
-static double recall_at_distance(const problem *p, size_t delta, double beta)
+static double recall_at_distance(problem *p, size_t delta, double beta)
 {
     const attn_shape *s = &p->s;
     size_t dh = s->dh;
@@ -278,7 +293,7 @@ static double recall_at_distance(const problem *p, size_t delta, double beta)
     for (size_t t = 0; t < s->T; t++)
         for (size_t j = 0; j < dh; j++)
             q[t * dh + j] = t >= delta ? (float)beta * p->k[(t - delta) * dh + j] : 0.0f;
-    chapter_must(attn_tiled(s, q, p->k, p->v, out, NULL), "the tiled kernel");
+    chapter_must(attn_tiled(s, q, p->k, p->v, out, &p->work, NULL), "the tiled kernel");
     double total = 0.0;
     for (size_t t = delta; t < s->T; t++) {
         double diff = 0.0, size = 0.0;
@@ -440,7 +455,7 @@ static double tiled_count(size_t T, size_t dh)
     problem p;
     attn_cost cost;
     problem_new(sc, T, 1, dh, r, &p);
-    chapter_must(attn_tiled(&p.s, p.q, p.k, p.v, p.out, &cost), "the tiled kernel");
+    chapter_must(attn_tiled(&p.s, p.q, p.k, p.v, p.out, &p.work, &cost), "the tiled kernel");
     scope_close(sc);
     return (double)cost.scratch_bytes;
 }
@@ -457,8 +472,8 @@ static void memory_section(const invent_opts *o, const sweep *w, int workers)
                 "2022) builds on, keeping every tile in fast on-chip memory. The arithmetic "
                 "does not shrink: the tiled kernel still does T^2 multiply-adds. What the "
                 "tiles remove is the T x T matrix, and with it the traffic of writing every "
-                "score to memory and reading it back. The extra memory each kernel "
-                "reports allocating, with %d worker thread%s:",
+                "score to memory and reading it back. The workspace each kernel asks its "
+                "caller for (and reports using), with %d worker thread%s:",
                 ATTN_TILE, workers, workers == 1 ? "" : "s");
     report_line(o, "     T   matrix form:   tiled:      tiled   max |tiled - matrix| / max   "
                    "the same without rescaling");
@@ -556,16 +571,25 @@ static void drop_first_pair(attn_key_list *list)
         list->start[t]--;
 }
 
+/* s, list -> the workspace the key-list kernel asks for, owned by sc */
+static attn_work keys_work(scope *sc, const attn_shape *s, const attn_key_list *list)
+{
+    size_t bytes;
+    chapter_must(attn_sparse_keys_work(s, list, &bytes), "the key-list kernel's workspace");
+    return work_new(sc, bytes);
+}
+
 /* N1 for sparse attention: the key-list kernel does the work of the pairs
  * it lists, counted as it runs; the dense tiled kernel does all of it. */
-static void check_sparse_count(problem *p, gsl_rng *r)
+static void check_sparse_count(scope *sc, problem *p, gsl_rng *r)
 {
     attn_key_list list;
     attn_cost sparse, dense;
     chapter_must(attn_key_list_random(p->s.T, 0.1, r, &list), "a random 10% key list");
-    chapter_must(attn_sparse_keys(&p->s, &list, p->q, p->k, p->v, p->out, &sparse),
+    attn_work work = keys_work(sc, &p->s, &list);
+    chapter_must(attn_sparse_keys(&p->s, &list, p->q, p->k, p->v, p->out, &work, &sparse),
                  "the key-list kernel");
-    chapter_must(attn_tiled(&p->s, p->q, p->k, p->v, p->ref, &dense), "the tiled kernel");
+    chapter_must(attn_tiled(&p->s, p->q, p->k, p->v, p->ref, &p->work, &dense), "the tiled kernel");
     double per_pair = 2.0 * (double)(p->s.H * p->s.dh), pairs = (double)attn_key_list_pairs(&list);
     check_close("N1", "computing a random 10% of the scores, the key-list kernel counts 2 H dh "
                       "multiply-adds per listed pair, no more (counted / listed pairs' work)",
@@ -577,18 +601,21 @@ static void check_sparse_count(problem *p, gsl_rng *r)
 
 /* N3 for sparse attention: listing every key, the sparse kernel is the
  * dense one to float rounding; one pair fewer is not. */
-static void check_sparse_agrees(problem *p, gsl_rng *r)
+static void check_sparse_agrees(scope *sc, problem *p, gsl_rng *r)
 {
     attn_key_list list;
     size_t n = p->s.T * p->s.H * p->s.dh;
     chapter_must(attn_key_list_random(p->s.T, 1.0, r, &list), "a key list of every key");
-    chapter_must(attn_tiled(&p->s, p->q, p->k, p->v, p->ref, NULL), "the tiled kernel");
-    chapter_must(attn_sparse_keys(&p->s, &list, p->q, p->k, p->v, p->out, NULL), "key lists");
+    attn_work work = keys_work(sc, &p->s, &list);
+    chapter_must(attn_tiled(&p->s, p->q, p->k, p->v, p->ref, &p->work, NULL), "the tiled kernel");
+    chapter_must(attn_sparse_keys(&p->s, &list, p->q, p->k, p->v, p->out, &work, NULL),
+                 "key lists");
     check_at_most("N3", "a key list holding every visible key gives the dense tiled kernel's "
                         "output (float, largest relative difference)",
                   attn_rel_diff(p->out, p->ref, n), 1e-5);
     drop_first_pair(&list);
-    chapter_must(attn_sparse_keys(&p->s, &list, p->q, p->k, p->v, p->out, NULL), "key lists");
+    chapter_must(attn_sparse_keys(&p->s, &list, p->q, p->k, p->v, p->out, &work, NULL),
+                 "key lists");
     check_control("N3", "the same list with one pair removed (query 1 no longer sees key 0)");
     check_at_most("N3", NULL, attn_rel_diff(p->out, p->ref, n), 1e-5);
     attn_key_list_free(&list);
@@ -744,8 +771,8 @@ static void sparse_section(const invent_opts *o, gsl_rng *r)
     scope *sc = scope_open();
     problem p;
     problem_new(sc, SPARSE_T, SPARSE_HEADS, SPARSE_DH, r, &p);
-    check_sparse_count(&p, r);
-    check_sparse_agrees(&p, r);
+    check_sparse_count(sc, &p, r);
+    check_sparse_agrees(sc, &p, r);
     scope_close(sc);
     attn_shape s = {SPARSE_T, SPARSE_HEADS, SPARSE_DH, 0, (float)(1.0 / sqrt(SPARSE_DH))};
     sparse_pair m;

@@ -355,7 +355,9 @@ static void fd_check(run *r, g1_state *g1)
     gpt_trace *tr = SCOPE_KEEP(r->sc, gpt_trace_new(r->w, 1, T), gpt_trace_free);
     double loss;
     chapter_must(gpt_forward(r->w, x, y, tr, &loss), "the forward pass");
-    chapter_must(gpt_backward(r->w, x, y, tr, g), "the backward pass");
+    chapter_must(gpt_backward(r->w, x, y, tr, g,
+                              SCOPE_KEEP(r->sc, gpt_work_new(r->w, 1, T), gpt_work_free)),
+                 "the backward pass");
     /* a gradient whose FD_BOUND-th part is below the noise is held to the noise */
     gpt_fd_opts fd = {.samples = FD_SAMPLES, .h = FD_H, .tol = FD_BOUND,
                       .noise = FD_NOISE_ULPS * ldexp(fabs(loss), -53) / FD_H};
@@ -1057,7 +1059,8 @@ static void setup(run *r, const corpus *text)
         chapter_must(gpt32_from64(r->m32, r->w), "loading --load");
         r->m32->eps = (float)r->w->blocks[0]->eps; /* the float32 path's norms too */
     }
-    r->b64 = (gpt_batch){r->w, r->g, r->tr};
+    r->b64 = (gpt_batch){r->w, r->g, r->tr,
+                         SCOPE_KEEP(r->sc, gpt_work_new(r->w, B, T), gpt_work_free)};
     r->plan64 = (step_plan){.model = &r->b64, .forward = gpt_batch_forward,
                             .backward = gpt_batch_backward, .t = r->t, .count = r->nt,
                             .opt = &r->opt, .sch = r->sch, .clip = CLIP,

@@ -37,6 +37,8 @@ static double trained_error(ablation a, unsigned long seed)
     ablated *m = ablated_new(a, &tiny, r);
     cr_assert(m);
     gpt_trace *tr = gpt_trace_new(m->w, B, T);
+    gpt_work *work = gpt_work_new(m->w, B, T);
+    cr_assert_not_null(work);
     size_t x[B * T], y[B * T];
     for (size_t i = 0; i < B * T; i++) {
         x[i] = gsl_rng_uniform_int(r, tiny.vocab);
@@ -48,7 +50,7 @@ static double trained_error(ablation a, unsigned long seed)
     fd_ctx c = {m, tr, x, y};
     double loss, worst = 0.0;
     cr_assert_eq(ablated_forward(m, x, y, tr, 1, &loss), INVENT_OK);
-    cr_assert_eq(ablated_backward(m, x, y, tr), INVENT_OK);
+    cr_assert_eq(ablated_backward(m, x, y, tr, work), INVENT_OK);
     for (size_t k = 0; k < m->n_train; k++) {
         tensor_ref *t = &m->train[k];
         size_t cols = t->ndim == 2 ? t->shape[1] : 1;
@@ -60,6 +62,7 @@ static double trained_error(ablation a, unsigned long seed)
         gsl_matrix_free(Gc);
         worst = e > worst ? e : worst;
     }
+    gpt_work_free(work);
     gpt_trace_free(tr);
     ablated_free(m);
     gsl_rng_free(r);
@@ -156,23 +159,26 @@ static double second_pass_gap(ablation a)
     gsl_rng *r = rng_new(7);
     ablated *m = ablated_new(a, &tiny, r);
     gpt_trace *tr = gpt_trace_new(m->w, B, T);
+    gpt_work *work = gpt_work_new(m->w, B, T);
+    cr_assert_not_null(work);
     size_t x[B * T], y[B * T], n = ablated_param_count(m), at = 0;
     for (size_t i = 0; i < B * T; i++)
         x[i] = gsl_rng_uniform_int(r, tiny.vocab), y[i] = gsl_rng_uniform_int(r, tiny.vocab);
     double loss, *first = malloc(n * sizeof *first), largest = 0.0, gap = 0.0;
     cr_assert(tr && first);
     cr_assert_eq(ablated_forward(m, x, y, tr, 1, &loss), INVENT_OK);
-    cr_assert_eq(ablated_backward(m, x, y, tr), INVENT_OK);
+    cr_assert_eq(ablated_backward(m, x, y, tr, work), INVENT_OK);
     for (size_t k = 0; k < m->n_train; k++)
         for (size_t i = 0; i < m->train[k].size; i++, at++)
             first[at] = m->train[k].grad[i], largest = fmax(largest, fabs(first[at]));
     cr_assert_eq(ablated_forward(m, x, y, tr, 1, &loss), INVENT_OK);
-    cr_assert_eq(ablated_backward(m, x, y, tr), INVENT_OK);
+    cr_assert_eq(ablated_backward(m, x, y, tr, work), INVENT_OK);
     at = 0;
     for (size_t k = 0; k < m->n_train; k++)
         for (size_t i = 0; i < m->train[k].size; i++, at++)
             gap = fmax(gap, fabs(m->train[k].grad[i] - 2.0 * first[at]));
     free(first);
+    gpt_work_free(work);
     gpt_trace_free(tr);
     ablated_free(m);
     gsl_rng_free(r);

@@ -113,6 +113,8 @@ static gaps compare(ablation a, unsigned long seed, near_miss miss)
     ablated *f = ablated_new(a, &small, r);
     cr_assert(f);
     gpt_trace *tr = gpt_trace_new(f->w, B, T);
+    gpt_work *work = gpt_work_new(f->w, B, T);
+    cr_assert_not_null(work);
     float32_numbers(f, r);
     ablated32 *m;
     cr_assert_eq(ablated32_new(f, B, T, &m), INVENT_OK);
@@ -123,7 +125,7 @@ static gaps compare(ablation a, unsigned long seed, near_miss miss)
         x[i] = gsl_rng_uniform_int(r, small.vocab), y[i] = gsl_rng_uniform_int(r, small.vocab);
     double l64, l32, e64, e32;
     cr_assert_eq(ablated_forward(f, x, y, tr, 1, &l64), INVENT_OK);
-    cr_assert_eq(ablated_backward(f, x, y, tr), INVENT_OK);
+    cr_assert_eq(ablated_backward(f, x, y, tr, work), INVENT_OK);
     cr_assert_eq(ablated32_forward(m, x, y, 1, &l32), INVENT_OK);
     cr_assert_eq(ablated32_backward(m, x, y), INVENT_OK);
     gaps out = {.train = fabs(l32 - l64) / l64};
@@ -149,6 +151,7 @@ static gaps compare(ablation a, unsigned long seed, near_miss miss)
                 ablation_name(a), miss ? " (near miss)" : "", l64, l32, out.train, out.eval,
                 out.token, out.grad);
     ablated32_free(m);
+    gpt_work_free(work);
     gpt_trace_free(tr);
     ablated_free(f);
     gsl_rng_free(r);
@@ -318,7 +321,8 @@ static double trajectory_gap(ablation a, unsigned long seed, near_miss miss)
     gsl_rng *r = rng_new(seed);
     ablated *f = ablated_new(a, &small, r);
     cr_assert(f);
-    ablated_batch fb = {f, gpt_trace_new(f->w, B, T)};
+    ablated_batch fb = {f, gpt_trace_new(f->w, B, T), gpt_work_new(f->w, B, T)};
+    cr_assert(fb.tr && fb.work);
     float32_numbers(f, r);
     ablated32 *m;
     cr_assert_eq(ablated32_new(f, B, T, &m), INVENT_OK);
@@ -351,6 +355,7 @@ static double trajectory_gap(ablation a, unsigned long seed, near_miss miss)
     adamw_free(&o32);
     ablated32_free(m);
     gpt_trace_free(fb.tr);
+    gpt_work_free(fb.work);
     ablated_free(f);
     gsl_rng_free(r);
     return worst;

@@ -414,6 +414,8 @@ static gaps model_gaps(int broken)
     ablated *f = ablated_new(ABL_ADDITIVE, &model_shape, r);
     cr_assert(f);
     gpt_trace *tr = gpt_trace_new(f->w, MB, MT);
+    gpt_work *work = gpt_work_new(f->w, MB, MT);
+    cr_assert_not_null(work);
     model_numbers(f, r);
     ablated32 *m;
     cr_assert_eq(ablated32_new(f, MB, MT, &m), INVENT_OK);
@@ -426,7 +428,7 @@ static gaps model_gaps(int broken)
         y[i] = gsl_rng_uniform_int(r, model_shape.vocab);
     double l64, l32;
     cr_assert_eq(ablated_forward(f, x, y, tr, 1, &l64), INVENT_OK);
-    cr_assert_eq(ablated_backward(f, x, y, tr), INVENT_OK);
+    cr_assert_eq(ablated_backward(f, x, y, tr, work), INVENT_OK);
     cr_assert_eq(ablated32_forward(m, x, y, 1, &l32), INVENT_OK);
     cr_assert_eq(ablated32_backward(m, x, y), INVENT_OK);
     gaps g = {.out = fabs(l32 - l64) / l64};
@@ -442,6 +444,7 @@ static gaps model_gaps(int broken)
                 "the rest %.2e",
                 broken ? " (l1 without b)" : "", l64, l32, g.out, g.db, g.dqkv);
     ablated32_free(m);
+    gpt_work_free(work);
     gpt_trace_free(tr);
     ablated_free(f);
     gsl_rng_free(r);

@@ -33,6 +33,8 @@ static double model_error(gpt_shape s, unsigned long seed, size_t B, size_t T)
     gsl_rng *r = rng_new(seed);
     gpt_weights *w = gpt_new(&s, r), *g = gpt_new(&s, NULL);
     gpt_trace *tr = gpt_trace_new(w, B, T);
+    gpt_work *work = gpt_work_new(w, B, T);
+    cr_assert_not_null(work);
     cr_assert(w && g && tr);
     move_off_the_draw(w, r);
     size_t x[B * T], y[B * T];
@@ -42,12 +44,13 @@ static double model_error(gpt_shape s, unsigned long seed, size_t B, size_t T)
     }
     double loss;
     cr_assert_eq(gpt_forward(w, x, y, tr, &loss), INVENT_OK);
-    cr_assert_eq(gpt_backward(w, x, y, tr, g), INVENT_OK);
+    cr_assert_eq(gpt_backward(w, x, y, tr, g, work), INVENT_OK);
     size_t kinks;
     gpt_fd_opts every = {.samples = 0, .h = 1e-5, .tol = 1e-6, .noise = 0.0};
     double e = gpt_gradcheck(w, g, x, y, tr, &every, NULL, &kinks);
     cr_assert(kinks * 100 < gpt_param_count(&s), "%zu entries of %zu at a kink: more than 1%%",
               kinks, gpt_param_count(&s));
+    gpt_work_free(work);
     gpt_trace_free(tr);
     gpt_free(w);
     gpt_free(g);
@@ -88,12 +91,14 @@ Test(gpt, random_entries_and_every_embedding_row_agree_too)
     gpt_weights *w = gpt_new(&tiny, r), *g = gpt_new(&tiny, NULL);
     move_off_the_draw(w, r);
     gpt_trace *tr = gpt_trace_new(w, 1, 6);
+    gpt_work *work = gpt_work_new(w, 1, 6);
+    cr_assert_not_null(work);
     size_t x[6] = {1, 2, 3, 4, 5, 6}, y[6] = {2, 3, 4, 5, 6, 0};
     double loss;
     size_t kinks;
     gpt_fd_opts some = {.samples = 3, .h = 1e-5, .tol = 1e-6, .noise = 0.0};
     cr_assert_eq(gpt_forward(w, x, y, tr, &loss), INVENT_OK);
-    cr_assert_eq(gpt_backward(w, x, y, tr, g), INVENT_OK);
+    cr_assert_eq(gpt_backward(w, x, y, tr, g, work), INVENT_OK);
     cr_assert(gpt_gradcheck(w, g, x, y, tr, &some, pick, &kinks) < 1e-6);
     gsl_matrix_scale(g->Wout, 1.01); /* a gradient 1% off is caught */
     cr_assert(gpt_gradcheck(w, g, x, y, tr, &some, pick, &kinks) > 1e-3);
@@ -101,6 +106,7 @@ Test(gpt, random_entries_and_every_embedding_row_agree_too)
     gsl_vector_view p0 = gsl_matrix_row(g->P, 0);
     gsl_vector_set_zero(&p0.vector); /* position 0's gradient dropped: every row is checked */
     cr_assert(gpt_gradcheck(w, g, x, y, tr, &some, pick, &kinks) > 1e-3);
+    gpt_work_free(work);
     gpt_trace_free(tr);
     gpt_free(w);
     gpt_free(g);
@@ -132,7 +138,30 @@ Test(gpt, refuses_a_context_longer_than_the_positions)
     gsl_rng *r = rng_new(1);
     gpt_weights *w = gpt_new(&tiny, r);
     cr_assert_null(gpt_trace_new(w, 1, tiny.context + 1));
+    cr_assert_null(gpt_work_new(w, 1, tiny.context + 1));
     gpt_free(w);
+    gsl_rng_free(r);
+}
+
+/* The backward pass's scratch is made for one batch size: scratch for one
+ * token fewer (the near miss) is refused, before anything is written. */
+Test(gpt, backward_refuses_scratch_made_for_another_batch)
+{
+    enum { T = 5 };
+    gsl_rng *r = rng_new(2);
+    gpt_weights *w = gpt_new(&tiny, r), *g = gpt_new(&tiny, NULL);
+    gpt_trace *tr = gpt_trace_new(w, 1, T);
+    gpt_work *fits = gpt_work_new(w, 1, T), *short_by_one = gpt_work_new(w, 1, T - 1);
+    cr_assert(w && g && tr && fits && short_by_one);
+    size_t x[T] = {1, 2, 3, 4, 5}, y[T] = {2, 3, 4, 5, 6};
+    double loss;
+    cr_assert_eq(gpt_forward(w, x, y, tr, &loss), INVENT_OK);
+    cr_assert_eq(gpt_backward(w, x, y, tr, g, short_by_one), INVENT_ESHAPE);
+    cr_assert_eq(gpt_backward(w, x, y, tr, g, fits), INVENT_OK);
+    gpt_work_free(fits);
+    gpt_work_free(short_by_one);
+    gpt_trace_free(tr);
+    gpt_free(w), gpt_free(g);
     gsl_rng_free(r);
 }
 

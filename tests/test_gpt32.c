@@ -34,6 +34,8 @@ static gaps compare(gpt_shape s, unsigned long seed, size_t B, size_t T, int bro
     gsl_rng *r = rng_new(seed);
     gpt_weights *w = gpt_new(&s, r), *g = gpt_new(&s, NULL);
     gpt_trace *tr = gpt_trace_new(w, B, T);
+    gpt_work *work = gpt_work_new(w, B, T);
+    cr_assert_not_null(work);
     gpt32 *m = gpt32_new(&s, B, T);
     cr_assert(w && g && tr && m);
     size_t count = gpt_tensor_count(&s);
@@ -53,7 +55,7 @@ static gaps compare(gpt_shape s, unsigned long seed, size_t B, size_t T, int bro
     double loss64, loss32;
     cr_assert_eq(gpt32_from64(m, w), INVENT_OK);
     cr_assert_eq(gpt_forward(w, x, y, tr, &loss64), INVENT_OK);
-    cr_assert_eq(gpt_backward(w, x, y, tr, g), INVENT_OK);
+    cr_assert_eq(gpt_backward(w, x, y, tr, g, work), INVENT_OK);
     cr_assert_eq(gpt32_forward(m, x, y, &loss32), INVENT_OK);
     cr_assert_eq(gpt32_backward(m, x, y), INVENT_OK);
     const gsl_matrix *Z = gpt_logits(tr);
@@ -69,6 +71,7 @@ static gaps compare(gpt_shape s, unsigned long seed, size_t B, size_t T, int bro
     cr_log_info("seed %lu B %zu T %zu: loss %.9f / %.9f, logits %.2e, gradients %.2e", seed, B,
                 T, loss64, loss32, out.logits, out.grad);
     gpt32_free(m);
+    gpt_work_free(work);
     gpt_trace_free(tr);
     gpt_free(w);
     gpt_free(g);
@@ -151,6 +154,8 @@ Test(gpt32, attention_without_the_mask_follows_the_float64_path)
     gsl_rng *r = rng_new(5);
     gpt_weights *w = gpt_new(&small, r), *g = gpt_new(&small, NULL);
     gpt_trace *tr = gpt_trace_new(w, 2, 9);
+    gpt_work *work = gpt_work_new(w, 2, 9);
+    cr_assert_not_null(work);
     gpt32 *m = gpt32_new(&small, 2, 9);
     cr_assert(w && g && tr && m);
     m->see_future = 1;
@@ -163,7 +168,7 @@ Test(gpt32, attention_without_the_mask_follows_the_float64_path)
         x[i] = gsl_rng_uniform_int(r, small.vocab), y[i] = gsl_rng_uniform_int(r, small.vocab);
     double l64, l32;
     cr_assert_eq(gpt_forward(w, x, y, tr, &l64), INVENT_OK);
-    cr_assert_eq(gpt_backward(w, x, y, tr, g), INVENT_OK);
+    cr_assert_eq(gpt_backward(w, x, y, tr, g, work), INVENT_OK);
     cr_assert_eq(gpt32_forward(m, x, y, &l32), INVENT_OK);
     cr_assert_eq(gpt32_backward(m, x, y), INVENT_OK);
     tensor_ref t[gpt_tensor_count(&small)];
@@ -174,6 +179,7 @@ Test(gpt32, attention_without_the_mask_follows_the_float64_path)
     cr_assert(fabs(l32 - l64) < 1e-6 * l64 && worst < 1e-5, "loss %g / %g, gradients %g", l32,
               l64, worst);
     gpt32_free(m);
+    gpt_work_free(work);
     gpt_trace_free(tr);
     gpt_free(w);
     gpt_free(g);

@@ -123,12 +123,35 @@ static float *reference(const inputs *in)
     return f;
 }
 
-static float *run(attn_kernel_fn fn, const inputs *in, attn_cost *cost)
+enum { NAIVE, BLAS, TILED }; /* attn_kernels' order */
+
+/* bytes -> a fresh workspace of that size */
+static attn_work work_of(size_t bytes)
+{
+    attn_work w;
+    cr_assert_eq(attn_work_new(bytes, &w), INVENT_OK);
+    return w;
+}
+
+/* kernel k of attn_kernels on in, with a workspace of the size it asks for -> out */
+static float *run(int k, const inputs *in, attn_cost *cost)
 {
     float *out = malloc(in->s.T * in->s.H * in->s.dh * sizeof *out);
     cr_assert_not_null(out);
-    cr_assert_eq(fn(&in->s, in->q, in->k, in->v, out, cost), INVENT_OK);
+    attn_work w;
+    cr_assert_eq(attn_work_for(attn_kernels[k].work, &in->s, &w), INVENT_OK);
+    cr_assert_eq(attn_kernels[k].run(&in->s, in->q, in->k, in->v, out, &w, cost), INVENT_OK);
+    attn_work_free(&w);
     return out;
+}
+
+/* s, keys -> a workspace for the tiled and both sparse kernels */
+static attn_work fast_work(const attn_shape *s, const attn_key_list *keys)
+{
+    size_t tiled, sparse;
+    cr_assert_eq(attn_tiled_work(s, &tiled), INVENT_OK);
+    cr_assert_eq(attn_sparse_keys_work(s, keys, &sparse), INVENT_OK);
+    return work_of(tiled > sparse ? tiled : sparse);
 }
 
 /* every kernel on one shape: naive against double, the others against naive */
@@ -137,12 +160,12 @@ static void check_shape(const inputs *in)
     size_t n = in->s.T * in->s.H * in->s.dh;
     float *want = reference(in);
     attn_cost cost;
-    float *naive = run(attn_naive, in, &cost);
+    float *naive = run(NAIVE, in, &cost);
     double e = attn_rel_diff(naive, want, n);
     cr_assert(e <= REL_TOL, "naive vs double sum form, T=%zu H=%zu dh=%zu w=%zu: %.3g",
               in->s.T, in->s.H, in->s.dh, in->s.window, e);
     for (int k = 1; k < attn_kernels_count; k++) {
-        float *got = run(attn_kernels[k].run, in, &cost);
+        float *got = run(k, in, &cost);
         e = attn_rel_diff(got, naive, n);
         cr_assert(e <= REL_TOL, "%s vs naive, T=%zu H=%zu dh=%zu w=%zu: %.3g",
                   attn_kernels[k].name, in->s.T, in->s.H, in->s.dh, in->s.window, e);
@@ -217,17 +240,20 @@ static void check_fast_kernels(const inputs *in, const float *want, const char *
     full_lists(in->s.T, &keys, &blocks);
     float *got = malloc(n * sizeof *got);
     cr_assert_not_null(got);
+    attn_work w = fast_work(&in->s, &keys);
     const char *name[3] = {"tiled", "sparse keys (all listed)", "sparse blocks (all listed)"};
     for (int k = 0; k < 3; k++) {
-        int status = k == 0   ? attn_tiled(&in->s, in->q, in->k, in->v, got, NULL)
-                     : k == 1 ? attn_sparse_keys(&in->s, &keys, in->q, in->k, in->v, got, NULL)
+        int status = k == 0   ? attn_tiled(&in->s, in->q, in->k, in->v, got, &w, NULL)
+                     : k == 1 ? attn_sparse_keys(&in->s, &keys, in->q, in->k, in->v, got, &w,
+                                                 NULL)
                               : attn_sparse_blocks(&in->s, &blocks, in->q, in->k, in->v, got,
-                                                   NULL);
+                                                   &w, NULL);
         cr_assert_eq(status, INVENT_OK);
         double e = attn_rel_diff(got, want, n);
         cr_assert(e <= REL_TOL, "%s on path %s vs naive, T=%zu dh=%zu: %.3g", name[k], path,
                   in->s.T, in->s.dh, e);
     }
+    attn_work_free(&w);
     free(got);
     attn_key_list_free(&keys);
     attn_block_list_free(&blocks);
@@ -243,7 +269,7 @@ Test(kernels, agree_on_ragged_sizes_on_every_vector_path, .timeout = 120)
         for (int d = 0; d < 4; d++) {
             inputs in = make_inputs(T[i], 2, dh[d], 0, 5 + i * 7 + d);
             unsetenv("INVENT_SIMD");
-            float *want = run(attn_naive, &in, NULL);
+            float *want = run(NAIVE, &in, NULL);
             for (int level = SIMD_PORTABLE; level <= (int)simd_best(); level++) {
                 setenv("INVENT_SIMD", simd_name((simd_level)level), 1);
                 check_fast_kernels(&in, want, simd_name((simd_level)level));
@@ -292,9 +318,11 @@ Test(kernels, sparse_blocks_and_keys_agree_on_a_random_pattern)
         for (int level = SIMD_PORTABLE; level <= (int)simd_best(); level++) {
             setenv("INVENT_SIMD", simd_name((simd_level)level), 1);
             attn_cost cost;
-            cr_assert_eq(attn_sparse_blocks(&in.s, &blocks, in.q, in.k, in.v, a, &cost), 0);
+            attn_work w = fast_work(&in.s, &keys);
+            cr_assert_eq(attn_sparse_blocks(&in.s, &blocks, in.q, in.k, in.v, a, &w, &cost), 0);
             cr_assert_geq(cost.madds, 2 * 3 * 24 * attn_block_list_pairs(&blocks, T[i]));
-            cr_assert_eq(attn_sparse_keys(&in.s, &keys, in.q, in.k, in.v, b, &cost), 0);
+            cr_assert_eq(attn_sparse_keys(&in.s, &keys, in.q, in.k, in.v, b, &w, &cost), 0);
+            attn_work_free(&w);
             cr_assert_eq(cost.madds, 2 * 3 * 24 * attn_key_list_pairs(&keys));
             cr_assert(attn_rel_diff(a, b, n) <= REL_TOL, "path %s: %.3g",
                       simd_name((simd_level)level), attn_rel_diff(a, b, n));
@@ -333,20 +361,22 @@ Test(kernels, sparse_kernels_refuse_bad_patterns)
     uint32_t unsorted[7] = {0, 0, 1, 2, 2, 1, 3}; /* query 2 lists key 2 twice */
     uint32_t no_self[7] = {0, 0, 1, 0, 1, 1, 3};  /* query 2 ends on key 1 */
     attn_key_list list = {4, start, good};
-    cr_assert_eq(attn_sparse_keys(&s, &list, x, x, x, x, NULL), INVENT_OK);
+    attn_work w = work_of(1 << 16); /* room enough: only the pattern can be refused */
+    cr_assert_eq(attn_sparse_keys(&s, &list, x, x, x, x, &w, NULL), INVENT_OK);
     list.key = unsorted;
-    cr_assert_eq(attn_sparse_keys(&s, &list, x, x, x, x, NULL), INVENT_ERANGE);
+    cr_assert_eq(attn_sparse_keys(&s, &list, x, x, x, x, &w, NULL), INVENT_ERANGE);
     list.key = no_self;
-    cr_assert_eq(attn_sparse_keys(&s, &list, x, x, x, x, NULL), INVENT_ERANGE);
+    cr_assert_eq(attn_sparse_keys(&s, &list, x, x, x, x, &w, NULL), INVENT_ERANGE);
     list.key = good;
     s.window = 2;
-    cr_assert_eq(attn_sparse_keys(&s, &list, x, x, x, x, NULL), INVENT_ERANGE);
+    cr_assert_eq(attn_sparse_keys(&s, &list, x, x, x, x, &w, NULL), INVENT_ERANGE);
     s.window = 0, s.T = 3;
-    cr_assert_eq(attn_sparse_keys(&s, &list, x, x, x, x, NULL), INVENT_ERANGE);
+    cr_assert_eq(attn_sparse_keys(&s, &list, x, x, x, x, &w, NULL), INVENT_ERANGE);
     size_t bstart[2] = {0, 1};
     uint32_t bkey[1] = {1};
     attn_block_list blocks = {1, bstart, bkey}; /* block 0 lists block 1 */
-    cr_assert_eq(attn_sparse_blocks(&s, &blocks, x, x, x, x, NULL), INVENT_ERANGE);
+    cr_assert_eq(attn_sparse_blocks(&s, &blocks, x, x, x, x, &w, NULL), INVENT_ERANGE);
+    attn_work_free(&w);
 }
 
 /* q: (H, dh), K, V: (T, Hkv, dh) -> out: (H, dh), the decode step in
@@ -396,7 +426,11 @@ static void check_decode(size_t T, size_t H, size_t Hkv, size_t dh, int shared, 
     float *want = malloc(H * dh * sizeof *want), *got = malloc(H * dh * sizeof *got);
     decode_reference(&s, q, K, V, want);
     attn_cost cost;
-    cr_assert_eq(attn_decode(&s, q, K, V, got, &cost), INVENT_OK);
+    size_t bytes;
+    cr_assert_eq(attn_decode_work(&s, &bytes), INVENT_OK);
+    attn_work w = work_of(bytes);
+    cr_assert_eq(attn_decode(&s, q, K, V, got, &w, &cost), INVENT_OK);
+    attn_work_free(&w);
     double e = attn_rel_diff(got, want, H * dh);
     cr_assert(e <= REL_TOL, "decode T=%zu H=%zu Hkv=%zu dh=%zu shared=%d: %.3g", T, H, Hkv, dh,
               shared, e);
@@ -430,8 +464,10 @@ Test(kernels, decode_refuses_bad_shapes_and_counts_bytes)
         {0, 1, 1, 1, 1.0f}, {1, 0, 1, 1, 1.0f}, {1, 4, 3, 1, 1.0f}, {1, 1, 1, 0, 1.0f},
         {1, 1, 1, 1, INFINITY}, {SIZE_MAX / 4, 2, 2, 4, 1.0f},
     };
+    attn_work w = work_of(1 << 16); /* room enough: only the shape can be refused */
     for (int i = 0; i < 6; i++)
-        cr_assert_eq(attn_decode(&bad[i], x, x, x, x, NULL), INVENT_ERANGE, "shape %d", i);
+        cr_assert_eq(attn_decode(&bad[i], x, x, x, x, &w, NULL), INVENT_ERANGE, "shape %d", i);
+    attn_work_free(&w);
     attn_decode_shape s = {1000, 20, 20, 200, 1.0f};
     cr_assert_eq(attn_decode_bytes(&s, 0), 2ull * 1000 * 20 * 200 * 4 + 20 * 200 * 4);
     s.Hkv = 1, s.dh = 1000;
@@ -510,8 +546,12 @@ static void decode_every_query(const inputs *in, float *out)
     size_t ld = in->s.H * in->s.dh;
     for (size_t t = 0; t < in->s.T; t++) {
         attn_decode_shape d = {t + 1, in->s.H, in->s.H, in->s.dh, in->s.scale};
-        cr_assert_eq(attn_decode(&d, in->q + t * ld, in->k, in->v, out + t * ld, NULL),
+        size_t bytes;
+        cr_assert_eq(attn_decode_work(&d, &bytes), INVENT_OK);
+        attn_work w = work_of(bytes);
+        cr_assert_eq(attn_decode(&d, in->q + t * ld, in->k, in->v, out + t * ld, &w, NULL),
                      INVENT_OK);
+        attn_work_free(&w);
     }
 }
 
@@ -525,18 +565,21 @@ static void check_exact_kernels(const inputs *in, const float *want, const char 
     full_lists(in->s.T, &keys, &blocks);
     float *got = malloc(n * sizeof *got);
     cr_assert_not_null(got);
+    attn_work w = fast_work(&in->s, &keys);
     const char *name[4] = {"tiled", "sparse keys", "sparse blocks", "decode"};
     for (int k = 0; k < 4; k++) {
-        int status = k == 0   ? attn_tiled(&in->s, in->q, in->k, in->v, got, NULL)
-                     : k == 1 ? attn_sparse_keys(&in->s, &keys, in->q, in->k, in->v, got, NULL)
+        int status = k == 0   ? attn_tiled(&in->s, in->q, in->k, in->v, got, &w, NULL)
+                     : k == 1 ? attn_sparse_keys(&in->s, &keys, in->q, in->k, in->v, got, &w,
+                                                 NULL)
                      : k == 2 ? attn_sparse_blocks(&in->s, &blocks, in->q, in->k, in->v, got,
-                                                   NULL)
+                                                   &w, NULL)
                               : (decode_every_query(in, got), INVENT_OK);
         cr_assert_eq(status, INVENT_OK);
         double e = attn_rel_diff(got, want, n);
         cr_assert(e <= REL_TOL, "%s (%s) vs double at scale %g: %.3g", name[k], path,
                   in->s.scale, e);
     }
+    attn_work_free(&w);
     free(got);
     attn_key_list_free(&keys);
     attn_block_list_free(&blocks);
@@ -577,17 +620,81 @@ Test(kernels, count_work_and_memory)
 {
     inputs small = make_inputs(64, 2, 16, 0, 3), large = make_inputs(640, 2, 16, 0, 3);
     attn_cost c_small, c_large;
-    free(run(attn_tiled, &small, &c_small));
-    free(run(attn_tiled, &large, &c_large));
+    free(run(TILED, &small, &c_small));
+    free(run(TILED, &large, &c_large));
     cr_assert_eq(c_small.scratch_bytes, c_large.scratch_bytes,
                  "the tiled kernel's memory must not grow with T");
-    free(run(attn_blas, &large, &c_large));
+    free(run(BLAS, &large, &c_large));
     cr_assert_eq(c_large.scratch_bytes, 640 * 640 * sizeof(float));
-    free(run(attn_naive, &large, &c_large));
+    free(run(NAIVE, &large, &c_large));
     cr_assert_eq(c_large.madds, attn_useful_madds(&large.s), "naive does only useful work");
     cr_assert_eq(attn_useful_madds(&large.s), 2ull * 16 * 2 * 640 * 641 / 2);
     free_inputs(&small);
     free_inputs(&large);
+}
+
+/* One problem for every kernel: the dense ones, both sparse ones on full
+ * lists, and decode on the last query against the whole cache. */
+typedef struct {
+    inputs in;
+    attn_key_list keys;
+    attn_block_list blocks;
+    attn_decode_shape d;
+} any_problem;
+
+enum { ANY_KEYS = 3, ANY_BLOCKS, ANY_DECODE, ANY_KERNELS }; /* after attn_kernels' three */
+
+/* kernel k of any_problem's -> bytes: the workspace it asks for */
+static int any_work(const any_problem *p, int k, size_t *bytes)
+{
+    return k < attn_kernels_count ? attn_kernels[k].work(&p->in.s, bytes)
+           : k == ANY_KEYS        ? attn_sparse_keys_work(&p->in.s, &p->keys, bytes)
+           : k == ANY_BLOCKS      ? attn_tiled_work(&p->in.s, bytes)
+                                  : attn_decode_work(&p->d, bytes);
+}
+
+/* kernel k on p with workspace w -> out and its status */
+static int any_run(const any_problem *p, int k, float *out, attn_work *w, attn_cost *cost)
+{
+    const inputs *in = &p->in;
+    return k < attn_kernels_count ? attn_kernels[k].run(&in->s, in->q, in->k, in->v, out, w, cost)
+           : k == ANY_KEYS ? attn_sparse_keys(&in->s, &p->keys, in->q, in->k, in->v, out, w, cost)
+           : k == ANY_BLOCKS
+               ? attn_sparse_blocks(&in->s, &p->blocks, in->q, in->k, in->v, out, w, cost)
+               : attn_decode(&p->d, in->q, in->k, in->v, out, w, cost);
+}
+
+/* Every kernel runs in the workspace its size function asks for, reports
+ * using all of it, and refuses one a byte smaller (the near miss: a size
+ * function that forgot a buffer or its alignment) or none at all;
+ * attn_kernels_work is the largest of naive's, blas's and tiled's. */
+Test(kernels, run_in_the_workspace_they_ask_for_and_refuse_a_byte_less)
+{
+    any_problem p = {make_inputs(130, 3, 24, 0, 9), {0}, {0}, {130, 3, 3, 24, 0.2f}};
+    full_lists(p.in.s.T, &p.keys, &p.blocks);
+    float *out = malloc(p.in.s.T * p.in.s.H * p.in.s.dh * sizeof *out);
+    size_t most = 0, all, bytes;
+    for (int k = 0; k < ANY_KERNELS; k++) {
+        cr_assert_eq(any_work(&p, k, &bytes), INVENT_OK);
+        most = k < attn_kernels_count && bytes > most ? bytes : most;
+        attn_work w = work_of(bytes);
+        for (size_t room = bytes; room + 1 >= bytes; room--) {
+            w.bytes = room;
+            attn_cost cost = {0, 0};
+            cr_assert_eq(any_run(&p, k, out, &w, &cost), room == bytes ? INVENT_OK : INVENT_ERANGE,
+                         "kernel %d in %zu of the %zu bytes it asks for", k, room, bytes);
+            if (room == bytes)
+                cr_assert_eq(cost.scratch_bytes, bytes, "kernel %d", k);
+        }
+        cr_assert_eq(any_run(&p, k, out, NULL, NULL), INVENT_ERANGE, "kernel %d, no workspace", k);
+        attn_work_free(&w);
+    }
+    cr_assert_eq(attn_kernels_work(&p.in.s, &all), INVENT_OK);
+    cr_assert_eq(all, most, "one workspace for naive, blas and tiled: the largest");
+    free(out);
+    attn_key_list_free(&p.keys);
+    attn_block_list_free(&p.blocks);
+    free_inputs(&p.in);
 }
 
 Test(kernels, count_visible_pairs_with_a_window)
@@ -608,10 +715,16 @@ Test(kernels, refuse_bad_shapes)
         {0, 1, 1, 0, 1.0f}, {1, 0, 1, 0, 1.0f}, {1, 1, 0, 0, 1.0f}, {1, 1, 1, 0, NAN},
         {SIZE_MAX / 2, 4, 4, 0, 1.0f},
     };
+    attn_work w = work_of(1 << 16); /* room enough: only the shape can be refused */
+    size_t bytes;
     for (int k = 0; k < attn_kernels_count; k++)
-        for (int i = 0; i < 5; i++)
-            cr_assert_eq(attn_kernels[k].run(&bad[i], x, x, x, x, NULL), INVENT_ERANGE,
+        for (int i = 0; i < 5; i++) {
+            cr_assert_eq(attn_kernels[k].run(&bad[i], x, x, x, x, &w, NULL), INVENT_ERANGE,
                          "%s accepted bad shape %d", attn_kernels[k].name, i);
+            cr_assert_eq(attn_kernels[k].work(&bad[i], &bytes), INVENT_ERANGE,
+                         "%s sized bad shape %d", attn_kernels[k].name, i);
+        }
+    attn_work_free(&w);
 }
 
 Test(kernels, measure_relative_differences)
@@ -712,12 +825,13 @@ Test(kernels, refuse_a_bad_environment_with_a_reason)
     float x[4] = {1, 2, 3, 4};
     attn_shape s = {2, 1, 2, 0, 1.0f};
     char why[160];
+    attn_work w = work_of(1 << 16); /* room enough: only the environment can be refused */
     for (int i = 0; i < 8; i++) {
         setenv("INVENT_THREADS", threads[i], 1);
         cr_assert_eq(attn_env_check(why, sizeof why), INVENT_ERANGE, "'%s'", threads[i]);
         cr_assert(strstr(why, "INVENT_THREADS") != NULL, "%s", why);
         for (int k = 0; k < attn_kernels_count; k++)
-            cr_assert_eq(attn_kernels[k].run(&s, x, x, x, x, NULL), INVENT_ERANGE,
+            cr_assert_eq(attn_kernels[k].run(&s, x, x, x, x, &w, NULL), INVENT_ERANGE,
                          "%s ran with INVENT_THREADS='%s'", attn_kernels[k].name, threads[i]);
     }
     setenv("INVENT_THREADS", "64", 1);
@@ -728,9 +842,10 @@ Test(kernels, refuse_a_bad_environment_with_a_reason)
     setenv("INVENT_SIMD", "sse9", 1);
     cr_assert_eq(attn_env_check(why, sizeof why), INVENT_ERANGE);
     cr_assert(strstr(why, "INVENT_SIMD") != NULL, "%s", why);
-    cr_assert_eq(attn_tiled(&s, x, x, x, x, NULL), INVENT_ERANGE);
+    cr_assert_eq(attn_tiled(&s, x, x, x, x, &w, NULL), INVENT_ERANGE);
     setenv("INVENT_SIMD", "portable", 1);
     cr_assert_eq(attn_env_check(why, sizeof why), INVENT_OK);
+    attn_work_free(&w);
 }
 
 Test(kernels, refuse_a_vector_path_the_cpu_lacks)

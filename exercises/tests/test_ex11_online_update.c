@@ -168,7 +168,10 @@ static void compare_attention(size_t T, size_t H, size_t dh, size_t window, unsi
     float *V = random_floats(T * ld, 1.0, r), *want = calloc(T * ld, sizeof *want);
     float *got = calloc(T * ld, sizeof *got), *tile_s = malloc(ATTN_TILE * sizeof *tile_s);
     float *tile_v = malloc(ATTN_TILE * dh * sizeof *tile_v), *acc = malloc(dh * sizeof *acc);
-    cr_assert_eq(attn_naive(&shape, Q, K, V, want, NULL), INVENT_OK);
+    attn_work work;
+    cr_assert_eq(attn_work_for(attn_naive_work, &shape, &work), INVENT_OK);
+    cr_assert_eq(attn_naive(&shape, Q, K, V, want, &work, NULL), INVENT_OK);
+    attn_work_free(&work);
     for (size_t h = 0; h < H; h++)
         for (size_t t = 0; t < T; t++) {
             float m = -INFINITY, l = 0.0f;

@@ -1,16 +1,17 @@
-/* The decode kernel's driver: checks, the queries times the scale's sign,
+/* The decode kernel's driver: checks, its buffers from the caller's
+ * workspace, the queries times the scale's sign,
  * the cache cut into chunks (a few per worker, so that every core streams
  * its own part of memory), the chunks' items run by a vector path
  * (decode_body.h), and their partial results merged per head. */
 #include "attn_decode.h"
 
 #include <math.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "decode_job.h"
 #include "status.h"
 #include "vec_path.h"
+#include "work_cursor.h"
 #include "workers.h"
 
 int attn_decode_check(const attn_decode_shape *s)
@@ -63,48 +64,69 @@ static void merge_partials(const attn_decode_shape *s, const float *partial, siz
     }
 }
 
-/* the job's buffers for `workers` threads -> INVENT_OK or INVENT_ENOMEM */
-static int decode_alloc(decode_job *j, const float *q, int workers, size_t items)
+/* s -> INVENT_OK, the vector path, the threads, and j's chunks and their count */
+static int decode_plan(const attn_decode_shape *s, decode_job *j, int *workers,
+                       const vec_path **path, size_t *items)
 {
-    const attn_decode_shape *s = j->s;
-    float *qs = malloc(s->H * s->dh * sizeof *qs);
-    j->scores = malloc((size_t)workers * s->H * DECODE_BLOCK * sizeof(float));
-    j->partial = malloc(items * s->H * (s->dh + 2) * sizeof(float));
-    j->madds = calloc((size_t)workers, sizeof *j->madds);
-    j->q = qs;
-    if (!qs || !j->scores || !j->partial || !j->madds)
-        return INVENT_ENOMEM;
-    for (size_t i = 0; i < s->H * s->dh; i++)
-        qs[i] = q[i] * attn_score_sign(s->scale);
+    char why[160];
+    int status = attn_decode_check(s);
+    if (status == INVENT_OK)
+        status = attn_env_check(why, sizeof why);
+    *path = status == INVENT_OK ? vec_path_current(&status) : NULL;
+    if (status == INVENT_OK)
+        status = workers_get(workers);
+    if (status != INVENT_OK)
+        return status;
+    j->chunk = chunk_tokens(s->T, *workers);
+    *items = (s->T + j->chunk - 1) / j->chunk;
     return INVENT_OK;
 }
 
-int attn_decode(const attn_decode_shape *s, const float *q, const float *K, const float *V,
-                float *out, attn_cost *cost)
+/* c, workers, items -> j's buffers taken from c; 0 when they do not fit */
+static int decode_take(decode_job *j, work_cursor *c, int workers, size_t items)
 {
-    char why[160];
-    int status = attn_decode_check(s), workers = 1;
+    const attn_decode_shape *s = j->s;
+    j->q = work_take(c, s->H * s->dh * sizeof(float));
+    j->scores = work_take(c, (size_t)workers * s->H * DECODE_BLOCK * sizeof(float));
+    j->partial = work_take(c, items * s->H * (s->dh + 2) * sizeof(float));
+    j->madds = work_take(c, (size_t)workers * sizeof(uint64_t));
+    return j->q && j->scores && j->partial && j->madds;
+}
+
+int attn_decode_work(const attn_decode_shape *s, size_t *bytes)
+{
+    decode_job j = {s, NULL, NULL, NULL, 0, NULL, NULL, NULL};
+    const vec_path *path;
+    size_t items = 0;
+    int workers = 1, status = decode_plan(s, &j, &workers, &path, &items);
+    work_cursor c = {NULL, 0, 0};
     if (status == INVENT_OK)
-        status = attn_env_check(why, sizeof why);
-    const vec_path *path = status == INVENT_OK ? vec_path_current(&status) : NULL;
-    if (status == INVENT_OK)
-        status = workers_get(&workers);
-    if (status != INVENT_OK)
-        return status;
-    decode_job j = {s, NULL, K, V, chunk_tokens(s->T, workers), NULL, NULL, NULL};
-    size_t items = (s->T + j.chunk - 1) / j.chunk;
-    status = decode_alloc(&j, q, workers, items);
-    if (status == INVENT_OK)
-        status = workers_run(items, workers, path->decode_item, &j);
+        decode_take(&j, &c, workers, items);
+    *bytes = c.used;
+    return status;
+}
+
+int attn_decode(const attn_decode_shape *s, const float *q, const float *K, const float *V,
+                float *out, attn_work *work, attn_cost *cost)
+{
+    decode_job j = {s, NULL, K, V, 0, NULL, NULL, NULL};
+    const vec_path *path;
+    size_t items = 0;
+    int workers = 1, status = decode_plan(s, &j, &workers, &path, &items);
+    work_cursor c = work_open(work);
+    if (status != INVENT_OK || !decode_take(&j, &c, workers, items))
+        return status != INVENT_OK ? status : INVENT_ERANGE;
+    float *qs = (float *)j.q, sign = attn_score_sign(s->scale);
+    for (size_t i = 0; i < s->H * s->dh; i++)
+        qs[i] = q[i] * sign;
+    memset(j.madds, 0, (size_t)workers * sizeof *j.madds);
+    status = workers_run(items, workers, path->decode_item, &j);
     if (status == INVENT_OK)
         merge_partials(s, j.partial, items, out);
     uint64_t madds = 0;
-    for (int w = 0; j.madds && w < workers; w++)
+    for (int w = 0; w < workers; w++)
         madds += j.madds[w];
     if (cost && status == INVENT_OK)
-        *cost = (attn_cost){madds, (s->H * s->dh + (size_t)workers * s->H * DECODE_BLOCK +
-                                    items * s->H * (s->dh + 2)) * sizeof(float) +
-                                       (size_t)workers * sizeof *j.madds};
-    free((float *)j.q), free(j.scores), free(j.partial), free(j.madds);
+        *cost = (attn_cost){madds, c.used};
     return status;
 }

@@ -31,12 +31,16 @@ typedef struct attn_decode_shape {
  * and T * Hkv * dh floats are addressable; INVENT_ERANGE otherwise */
 int attn_decode_check(const attn_decode_shape *s);
 
-/* q: (H, dh), K, V: (T, Hkv, dh) -> out: (H, dh), softmax over all T cached
- * tokens; K and V may be the same array. cost may be NULL: madds counts both
- * products, scratch_bytes the memory beyond the arguments. INVENT_ERANGE for
- * a bad shape or environment (attn_env_check); INVENT_ENOMEM. */
+/* q: (H, dh), K, V: (T, Hkv, dh), work -> out: (H, dh), softmax over all T
+ * cached tokens; K and V may be the same array. cost may be NULL: madds
+ * counts both products, scratch_bytes the workspace used. INVENT_ERANGE for
+ * a bad shape or environment (attn_env_check), or a workspace smaller than
+ * attn_decode_work's. */
 int attn_decode(const attn_decode_shape *s, const float *q, const float *K, const float *V,
-                float *out, attn_cost *cost);
+                float *out, attn_work *work, attn_cost *cost);
+/* s -> bytes: the workspace attn_decode needs (the scaled queries, a block
+ * of scores per thread, a partial result per chunk of the cache) */
+int attn_decode_work(const attn_decode_shape *s, size_t *bytes);
 
 /* s, shared (K == V) -> the bytes one decode step must read at least: the
  * cache once (keys and values, or the one shared array) and the queries */

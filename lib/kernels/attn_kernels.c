@@ -1,18 +1,55 @@
 #include "attn_kernels.h"
 
 #include <math.h>
+#include <stdlib.h>
 
 #include "simd.h"
 #include "status.h"
 #include "workers.h"
 
 const attn_kernel attn_kernels[] = {
-    {"naive", attn_naive, "textbook loops, one query at a time, heads shared between threads"},
-    {"blas", attn_blas, "masked matrix form with cblas_sgemm, T x T scores per head"},
-    {"tiled", attn_tiled,
+    {"naive", attn_naive, attn_naive_work,
+     "textbook loops, one query at a time, heads shared between threads"},
+    {"blas", attn_blas, attn_blas_work,
+     "masked matrix form with cblas_sgemm, T x T scores per head"},
+    {"tiled", attn_tiled, attn_tiled_work,
      "query/key tiles, online softmax, no T x T matrix, all cores, AVX-512/AVX2/portable"},
 };
 const int attn_kernels_count = (int)(sizeof attn_kernels / sizeof attn_kernels[0]);
+
+int attn_kernels_work(const attn_shape *s, size_t *bytes)
+{
+    *bytes = 0;
+    for (int k = 0; k < attn_kernels_count; k++) {
+        size_t need;
+        int status = attn_kernels[k].work(s, &need);
+        if (status != INVENT_OK)
+            return status;
+        *bytes = need > *bytes ? need : *bytes;
+    }
+    return INVENT_OK;
+}
+
+int attn_work_new(size_t bytes, attn_work *w)
+{
+    size_t rounded = (bytes + 63) / 64 * 64;
+    *w = (attn_work){rounded >= bytes ? aligned_alloc(64, rounded ? rounded : 64) : NULL, rounded};
+    return w->base ? INVENT_OK : INVENT_ENOMEM;
+}
+
+void attn_work_free(attn_work *w)
+{
+    free(w->base);
+    *w = (attn_work){NULL, 0};
+}
+
+int attn_work_for(attn_work_fn size, const attn_shape *s, attn_work *w)
+{
+    size_t bytes;
+    int status = size(s, &bytes);
+    *w = (attn_work){NULL, 0};
+    return status == INVENT_OK ? attn_work_new(bytes, w) : status;
+}
 
 int attn_env_check(char *msg, size_t size)
 {

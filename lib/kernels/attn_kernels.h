@@ -32,22 +32,49 @@ typedef struct {
 /* What one call did, counted as it ran (not predicted from a formula). */
 typedef struct {
     uint64_t madds;         /* multiply-adds in the two products (scores, values) */
-    uint64_t scratch_bytes; /* peak memory allocated beyond Q, K, V and out */
+    uint64_t scratch_bytes; /* bytes of the workspace the call used */
 } attn_cost;
 
-/* Q, K, V: (T, H, dh) -> out: (T, H, dh), causal (and windowed when
+/* A kernel's workspace: memory the caller allocates once (attn_work_new),
+ * at the size the kernel's size function gives for the shape, and passes
+ * to every call; no kernel allocates while it runs. */
+typedef struct {
+    void *base;   /* 64-byte aligned */
+    size_t bytes;
+} attn_work;
+
+/* bytes -> w: a fresh workspace of at least that many bytes; INVENT_ENOMEM */
+int attn_work_new(size_t bytes, attn_work *w);
+/* w -> its memory freed, w emptied */
+void attn_work_free(attn_work *w);
+
+/* s -> bytes: the workspace a kernel needs for shape s with the threads the
+ * environment asks for (INVENT_THREADS); the kernel's errors for a bad shape
+ * or environment */
+typedef int (*attn_work_fn)(const attn_shape *s, size_t *bytes);
+
+/* size, s -> w: a fresh workspace of the size `size` gives for s; its
+ * errors, or INVENT_ENOMEM */
+int attn_work_for(attn_work_fn size, const attn_shape *s, attn_work *w);
+
+/* Q, K, V: (T, H, dh), work -> out: (T, H, dh), causal (and windowed when
  * s->window > 0); cost may be NULL. INVENT_ERANGE for a zero size, a
- * non-finite scale, a count that overflows, or a bad INVENT_THREADS or
- * INVENT_SIMD in the environment (attn_env_check says which); INVENT_ENOMEM. */
+ * non-finite scale, a count that overflows, a bad INVENT_THREADS or
+ * INVENT_SIMD in the environment (attn_env_check says which), or a
+ * workspace smaller than the kernel's size function asks for (or NULL). */
 typedef int (*attn_kernel_fn)(const attn_shape *s, const float *Q, const float *K,
-                              const float *V, float *out, attn_cost *cost);
+                              const float *V, float *out, attn_work *work, attn_cost *cost);
 
 /* Q, K, V: (T, H, dh) -> out: (T, H, dh) by the textbook loops */
 int attn_naive(const attn_shape *s, const float *Q, const float *K, const float *V, float *out,
-               attn_cost *cost);
+               attn_work *work, attn_cost *cost);
+/* s -> bytes: one row of T scores and a counter per thread */
+int attn_naive_work(const attn_shape *s, size_t *bytes);
 /* Q, K, V: (T, H, dh) -> out: (T, H, dh) by the masked matrix form */
 int attn_blas(const attn_shape *s, const float *Q, const float *K, const float *V, float *out,
-              attn_cost *cost);
+              attn_work *work, attn_cost *cost);
+/* s -> bytes: one T x T score matrix */
+int attn_blas_work(const attn_shape *s, size_t *bytes);
 
 /* The tiled kernel's contract (what an exercise re-implements): for every
  * head and every tile of at most ATTN_TILE queries, visit the key tiles (at
@@ -80,16 +107,22 @@ static inline float attn_score_factor(float scale)
 }
 /* Q, K, V: (T, H, dh) -> out: (T, H, dh) by tiles and an online softmax */
 int attn_tiled(const attn_shape *s, const float *Q, const float *K, const float *V, float *out,
-               attn_cost *cost);
+               attn_work *work, attn_cost *cost);
+/* s -> bytes: a few tiles and a counter per thread, the same for every T */
+int attn_tiled_work(const attn_shape *s, size_t *bytes);
 
 /* The kernels by name, in the order naive, blas, tiled. */
 typedef struct {
     const char *name;
     attn_kernel_fn run;
+    attn_work_fn work; /* the workspace run needs */
     const char *summary;
 } attn_kernel;
 extern const attn_kernel attn_kernels[];
 extern const int attn_kernels_count;
+/* s -> bytes: the largest workspace a kernel of attn_kernels asks for at s
+ * (a workspace for all three); the kernels' errors */
+int attn_kernels_work(const attn_shape *s, size_t *bytes);
 
 /* INVENT_THREADS and INVENT_SIMD, the environment the kernels read ->
  * INVENT_OK, or INVENT_ERANGE with a one-line reason in msg (size bytes):

@@ -20,15 +20,22 @@
 #include "attn_kernels.h"
 #include "sparse_lists.h"
 
-/* Q, K, V: (T, H, dh), list -> out: (T, H, dh), each query attending to its
- * listed keys only; cost->madds counts the products' multiply-adds.
- * INVENT_ERANGE for a bad shape, window or list; INVENT_ENOMEM. */
+/* Q, K, V: (T, H, dh), list, work -> out: (T, H, dh), each query attending
+ * to its listed keys only; cost->madds counts the products' multiply-adds.
+ * INVENT_ERANGE for a bad shape, window or list, or a workspace smaller
+ * than attn_sparse_keys_work's. */
 int attn_sparse_keys(const attn_shape *s, const attn_key_list *list, const float *Q,
-                     const float *K, const float *V, float *out, attn_cost *cost);
+                     const float *K, const float *V, float *out, attn_work *work,
+                     attn_cost *cost);
+/* s, list -> bytes: the workspace attn_sparse_keys needs (per thread, the
+ * scores of the list's longest row for every head, and a counter) */
+int attn_sparse_keys_work(const attn_shape *s, const attn_key_list *list, size_t *bytes);
 
-/* Q, K, V: (T, H, dh), list -> out: (T, H, dh), by tiles over the listed
- * blocks only (the causal mask inside diagonal blocks). Errors as above. */
+/* Q, K, V: (T, H, dh), list, work (attn_tiled_work's size) -> out: (T, H, dh),
+ * by tiles over the listed blocks only (the causal mask inside diagonal
+ * blocks). Errors as above. */
 int attn_sparse_blocks(const attn_shape *s, const attn_block_list *list, const float *Q,
-                       const float *K, const float *V, float *out, attn_cost *cost);
+                       const float *K, const float *V, float *out, attn_work *work,
+                       attn_cost *cost);
 
 #endif

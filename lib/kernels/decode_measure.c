@@ -10,7 +10,8 @@
 
 /* one sample: a token through every layer's cache -> seconds per layer */
 static int decode_layers(const attn_decode_shape *s, int shared, const float *arena,
-                         size_t layers, const float *q, float *out, double *sec)
+                         size_t layers, const float *q, float *out, attn_work *work,
+                         double *sec)
 {
     size_t cache = s->T * s->Hkv * s->dh; /* floats of K (or of K = V) */
     size_t per_layer = shared ? cache : 2 * cache;
@@ -18,7 +19,7 @@ static int decode_layers(const attn_decode_shape *s, int shared, const float *ar
     int status = INVENT_OK;
     for (size_t l = 0; l < layers && status == INVENT_OK; l++) {
         const float *K = arena + l * per_layer, *V = shared ? K : K + cache;
-        status = attn_decode(s, q, K, V, out, NULL);
+        status = attn_decode(s, q, K, V, out, work, NULL);
     }
     *sec = (stopwatch_now() - t0) / (double)layers;
     return status;
@@ -33,21 +34,26 @@ int decode_measure(const attn_decode_shape *s, int shared, const float *arena, s
     if (layers == 0)
         return INVENT_ERANGE;
     float *q = malloc(s->H * s->dh * sizeof *q), *out = malloc(s->H * s->dh * sizeof *out);
-    int status = q && out ? INVENT_OK : INVENT_ENOMEM;
+    attn_work work = {NULL, 0};
+    size_t work_bytes;
+    int status = q && out ? attn_decode_work(s, &work_bytes) : INVENT_ENOMEM;
+    if (status == INVENT_OK)
+        status = attn_work_new(work_bytes, &work);
     for (size_t i = 0; q && i < s->H * s->dh; i++)
         q[i] = (float)((i * 37 % 101) / 50.0 - 1.0);
     double t[MAX_ROUNDS], bw[MAX_ROUNDS], share[MAX_ROUNDS], warm;
     double bytes = (double)attn_decode_bytes(s, shared);
     if (status == INVENT_OK)
-        status = decode_layers(s, shared, arena, layers, q, out, &warm);
+        status = decode_layers(s, shared, arena, layers, q, out, &work, &warm);
     for (int r = 0; r < rounds && status == INVENT_OK; r++) {
         status = machine_read_bandwidth(arena, n, 1, &bw[r]);
         if (status == INVENT_OK)
-            status = decode_layers(s, shared, arena, layers, q, out, &t[r]);
+            status = decode_layers(s, shared, arena, layers, q, out, &work, &t[r]);
         if (status == INVENT_OK)
             share[r] = bytes / t[r] / bw[r];
     }
     free(q), free(out);
+    attn_work_free(&work);
     if (status != INVENT_OK)
         return status;
     double ms = 1e3 * stopwatch_median(t, (size_t)rounds);

@@ -6,12 +6,12 @@
  * V[keys], each a cblas_sgemm (OpenBLAS threads it). */
 #include <gsl/gsl_cblas.h>
 #include <math.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "attn_kernels.h"
 #include "status.h"
 #include "vexp.h"
+#include "work_cursor.h"
 
 #define BLAS_ROWS 128 /* query rows per block */
 
@@ -51,27 +51,44 @@ static uint64_t attend_block(const attn_shape *s, const float *Q, const float *K
     return 2 * (uint64_t)rows * (uint64_t)keys * s->dh;
 }
 
-int attn_blas(const attn_shape *s, const float *Q, const float *K, const float *V, float *out,
-              attn_cost *cost)
+/* s -> INVENT_OK when the shape, the environment and BLAS's int sizes allow it */
+static int blas_check(const attn_shape *s)
 {
     char why[160];
     int status = attn_shape_check(s);
     if (status == INVENT_OK)
         status = attn_env_check(why, sizeof why);
+    if (status == INVENT_OK &&
+        (s->T > (size_t)INT32_MAX / s->T || s->H * s->dh > (size_t)INT32_MAX))
+        status = INVENT_ERANGE; /* BLAS takes int sizes */
+    return status;
+}
+
+int attn_blas_work(const attn_shape *s, size_t *bytes)
+{
+    int status = blas_check(s);
+    work_cursor c = {NULL, 0, 0};
+    work_take(&c, status == INVENT_OK ? s->T * s->T * sizeof(float) : 0);
+    *bytes = c.used;
+    return status;
+}
+
+int attn_blas(const attn_shape *s, const float *Q, const float *K, const float *V, float *out,
+              attn_work *work, attn_cost *cost)
+{
+    int status = blas_check(s);
     if (status != INVENT_OK)
         return status;
-    if (s->T > (size_t)INT32_MAX / s->T || s->H * s->dh > (size_t)INT32_MAX)
-        return INVENT_ERANGE; /* BLAS takes int sizes */
-    float *S = malloc(s->T * s->T * sizeof *S);
+    work_cursor c = work_open(work);
+    float *S = work_take(&c, s->T * s->T * sizeof *S);
     if (!S)
-        return INVENT_ENOMEM;
+        return INVENT_ERANGE;
     uint64_t madds = 0;
     for (size_t h = 0; h < s->H; h++)
         for (size_t r0 = 0; r0 < s->T; r0 += BLAS_ROWS)
             madds += attend_block(s, Q, K, V, out, h, S,
                                   r0, r0 + BLAS_ROWS < s->T ? r0 + BLAS_ROWS : s->T);
-    free(S);
     if (cost)
-        *cost = (attn_cost){madds, s->T * s->T * sizeof *S};
+        *cost = (attn_cost){madds, c.used};
     return INVENT_OK;
 }

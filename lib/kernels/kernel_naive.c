@@ -4,11 +4,11 @@
  * per thread is all it keeps; the heads are shared out between the threads
  * (plain loops over heads, the way a first C version would use two cores). */
 #include <math.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "attn_kernels.h"
 #include "status.h"
+#include "work_cursor.h"
 #include "workers.h"
 
 /* row: (T) scratch -> out row (t, h): (dh); returns the madds done */
@@ -61,28 +61,52 @@ static int naive_head(void *ctx, size_t h, int worker)
     return INVENT_OK;
 }
 
-int attn_naive(const attn_shape *s, const float *Q, const float *K, const float *V, float *out,
-               attn_cost *cost)
+/* s -> INVENT_OK and the threads to use (no more than the heads) */
+static int naive_workers(const attn_shape *s, int *workers)
 {
     char why[160];
-    int status = attn_shape_check(s), workers = 1;
+    int status = attn_shape_check(s);
     if (status == INVENT_OK)
         status = attn_env_check(why, sizeof why);
     if (status == INVENT_OK)
-        status = workers_get(&workers);
-    if (status != INVENT_OK)
-        return status;
-    if ((size_t)workers > s->H)
-        workers = (int)s->H;
-    naive_job j = {s, Q, K, V, out, calloc((size_t)workers * s->T, sizeof(float)),
-                   calloc((size_t)workers, sizeof(uint64_t))};
-    status = j.rows && j.madds ? workers_run(s->H, workers, naive_head, &j) : INVENT_ENOMEM;
+        status = workers_get(workers);
+    if (status == INVENT_OK && (size_t)*workers > s->H)
+        *workers = (int)s->H;
+    return status;
+}
+
+/* c, workers -> j's rows and counters taken from c; 0 when they do not fit */
+static int naive_take(naive_job *j, work_cursor *c, int workers)
+{
+    j->rows = work_take(c, (size_t)workers * j->s->T * sizeof(float));
+    j->madds = work_take(c, (size_t)workers * sizeof(uint64_t));
+    return j->rows && j->madds;
+}
+
+int attn_naive_work(const attn_shape *s, size_t *bytes)
+{
+    int workers = 1, status = naive_workers(s, &workers);
+    naive_job j = {s, NULL, NULL, NULL, NULL, NULL, NULL};
+    work_cursor c = {NULL, 0, 0};
+    naive_take(&j, &c, workers);
+    *bytes = c.used;
+    return status;
+}
+
+int attn_naive(const attn_shape *s, const float *Q, const float *K, const float *V, float *out,
+               attn_work *work, attn_cost *cost)
+{
+    int workers = 1, status = naive_workers(s, &workers);
+    naive_job j = {s, Q, K, V, out, NULL, NULL};
+    work_cursor c = work_open(work);
+    if (status != INVENT_OK || !naive_take(&j, &c, workers))
+        return status != INVENT_OK ? status : INVENT_ERANGE;
+    memset(j.madds, 0, (size_t)workers * sizeof *j.madds);
+    status = workers_run(s->H, workers, naive_head, &j);
     uint64_t madds = 0;
-    for (int w = 0; j.madds && w < workers; w++)
+    for (int w = 0; w < workers; w++)
         madds += j.madds[w];
-    free(j.rows);
-    free(j.madds);
     if (cost && status == INVENT_OK)
-        *cost = (attn_cost){madds, (uint64_t)workers * s->T * sizeof(float)};
+        *cost = (attn_cost){madds, c.used};
     return status;
 }

@@ -10,12 +10,14 @@
 
 #define MAX_ROUNDS 64
 
-/* the problem, its dense output and one fraction's patterns */
+/* the problem, its dense output, one fraction's patterns and a workspace
+ * for every kernel on them */
 typedef struct {
     const attn_shape *s;
     float *q, *k, *v, *dense, *out;
     attn_key_list keys;
     attn_block_list blocks;
+    attn_work work;
 } sparse_problem;
 
 /* kernel 0 (dense, into p->dense), 1 (key lists), 2 (block lists) -> its
@@ -23,10 +25,12 @@ typedef struct {
 static int run_kernel(sparse_problem *p, int kernel, double *sec)
 {
     double t0 = stopwatch_now();
-    int status = kernel == 0 ? attn_tiled(p->s, p->q, p->k, p->v, p->dense, NULL)
-                 : kernel == 1 ? attn_sparse_keys(p->s, &p->keys, p->q, p->k, p->v, p->out, NULL)
+    attn_work *w = &p->work;
+    int status = kernel == 0   ? attn_tiled(p->s, p->q, p->k, p->v, p->dense, w, NULL)
+                 : kernel == 1 ? attn_sparse_keys(p->s, &p->keys, p->q, p->k, p->v, p->out, w,
+                                                  NULL)
                                : attn_sparse_blocks(p->s, &p->blocks, p->q, p->k, p->v, p->out,
-                                                    NULL);
+                                                    w, NULL);
     *sec = stopwatch_now() - t0;
     return status;
 }
@@ -69,12 +73,30 @@ static int measure_point(sparse_problem *p, double f, int rounds, sparse_point *
     return status;
 }
 
-/* p -> its arrays and patterns freed */
+/* p -> its arrays, patterns and workspace freed */
 static void problem_free(sparse_problem *p)
 {
     free(p->q), free(p->k), free(p->v), free(p->dense), free(p->out);
     attn_key_list_free(&p->keys);
     attn_block_list_free(&p->blocks);
+    attn_work_free(&p->work);
+}
+
+/* p's patterns of fraction f, drawn from r, and a workspace for them */
+static int patterns_new(sparse_problem *p, double f, gsl_rng *r)
+{
+    attn_key_list_free(&p->keys);
+    attn_block_list_free(&p->blocks);
+    attn_work_free(&p->work);
+    size_t tiled, keys;
+    int status = attn_key_list_random(p->s->T, f, r, &p->keys);
+    if (status == INVENT_OK)
+        status = attn_block_list_random(p->s->T, f, r, &p->blocks);
+    if (status == INVENT_OK)
+        status = attn_tiled_work(p->s, &tiled);
+    if (status == INVENT_OK)
+        status = attn_sparse_keys_work(p->s, &p->keys, &keys);
+    return status == INVENT_OK ? attn_work_new(tiled > keys ? tiled : keys, &p->work) : status;
 }
 
 /* s, r -> p with uniform Q, K, V on [-1, 1) and room for the outputs */
@@ -83,7 +105,7 @@ static int problem_new(const attn_shape *s, gsl_rng *r, sparse_problem *p)
     size_t n = s->T * s->H * s->dh;
     *p = (sparse_problem){s, malloc(n * sizeof(float)), malloc(n * sizeof(float)),
                           malloc(n * sizeof(float)), malloc(n * sizeof(float)),
-                          malloc(n * sizeof(float)), {0}, {0}};
+                          malloc(n * sizeof(float)), {0}, {0}, {0}};
     if (!p->q || !p->k || !p->v || !p->dense || !p->out)
         return INVENT_ENOMEM;
     for (size_t i = 0; i < n; i++) {
@@ -118,11 +140,7 @@ int sparse_measure(const attn_shape *s, const double *fractions, size_t n, int r
     status = r ? problem_new(s, r, &p) : INVENT_ENOMEM;
     *worst_diff = NAN;
     for (size_t i = 0; i < n && status == INVENT_OK; i++) {
-        attn_key_list_free(&p.keys);
-        attn_block_list_free(&p.blocks);
-        status = attn_key_list_random(s->T, fractions[i], r, &p.keys);
-        if (status == INVENT_OK)
-            status = attn_block_list_random(s->T, fractions[i], r, &p.blocks);
+        status = patterns_new(&p, fractions[i], r);
         if (status == INVENT_OK)
             status = measure_point(&p, fractions[i], rounds, &points[i]);
         double diff;

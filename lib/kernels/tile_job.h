@@ -20,7 +20,7 @@ typedef struct {
     size_t keys;       /* keys per tile, chosen for the L1 cache, divides ATTN_TILE */
     size_t panels;     /* query panels per head */
     size_t per_worker; /* floats of scratch per worker, a multiple of 16 */
-    float *scratch;    /* workers * per_worker floats, 64-byte aligned */
+    float *scratch;    /* workers * per_worker floats, 64-byte aligned (the caller's workspace) */
     uint64_t *madds;   /* one counter per worker */
 } tile_job;
 
@@ -42,10 +42,10 @@ static inline void tile_panel_keys(const tile_job *j, size_t t0, size_t *lo, siz
     *hi = last;
 }
 
-/* Q, K, V: (T, H, dh) -> out: (T, H, dh) by tiles over every visible key
- * tile (blocks NULL, attn_tiled) or over the listed key blocks only
- * (attn_sparse_blocks, which has checked the list) */
+/* Q, K, V: (T, H, dh), work (attn_tiled_work's size) -> out: (T, H, dh) by
+ * tiles over every visible key tile (blocks NULL, attn_tiled) or over the
+ * listed key blocks only (attn_sparse_blocks, which has checked the list) */
 int tile_run(const attn_shape *s, const attn_block_list *blocks, const float *Q, const float *K,
-             const float *V, float *out, attn_cost *cost);
+             const float *V, float *out, attn_work *work, attn_cost *cost);
 
 #endif

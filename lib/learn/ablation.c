@@ -229,11 +229,12 @@ int ablated_forward(ablated *m, const size_t *x, const size_t *y, gpt_trace *tr,
     return gpt_forward(m->w, x, y, tr, loss);
 }
 
-int ablated_backward(ablated *m, const size_t *x, const size_t *y, gpt_trace *tr)
+int ablated_backward(ablated *m, const size_t *x, const size_t *y, const gpt_trace *tr,
+                     gpt_work *work)
 {
     for (size_t l = 0; m->theta && l < m->w->shape.layers; l++)
         gsl_matrix_set_zero(m->g->blocks[l]->attn->Wq); /* this pass's dL/dW_q alone */
-    int status = gpt_backward(m->w, x, y, tr, m->g);
+    int status = gpt_backward(m->w, x, y, tr, m->g, work);
     for (size_t l = 0; m->theta && status == INVENT_OK && l < m->w->shape.layers; l++) {
         /* W_q = stretch Theta: dL/dTheta += stretch dL/dW_q */
         gsl_matrix_scale(m->g->blocks[l]->attn->Wq, m->stretch);
@@ -251,5 +252,5 @@ int ablated_batch_forward(void *model, const size_t *x, const size_t *y, double 
 int ablated_batch_backward(void *model, const size_t *x, const size_t *y)
 {
     ablated_batch *b = model;
-    return ablated_backward(b->m, x, y, b->tr);
+    return ablated_backward(b->m, x, y, b->tr, b->work);
 }

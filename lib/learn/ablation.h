@@ -76,12 +76,15 @@ int ablated_forward(ablated *m, const size_t *x, const size_t *y, gpt_trace *tr,
 /* right after ablated_forward: the trained list's gradients += those of the loss,
  * as every backward pass adds (train_step zeroes them first); the fixed tensors'
  * gradients, which nothing reads, collect what reaches them */
-int ablated_backward(ablated *m, const size_t *x, const size_t *y, gpt_trace *tr);
+int ablated_backward(ablated *m, const size_t *x, const size_t *y, const gpt_trace *tr,
+                     gpt_work *work);
 
-/* The ablated model as train_step (train_step.h) takes it: the model, one batch's trace. */
+/* The ablated model as train_step (train_step.h) takes it: the model, one
+ * batch's trace and the backward pass's scratch. */
 typedef struct {
     ablated *m;
     gpt_trace *tr;
+    gpt_work *work;
 } ablated_batch;
 
 /* model: an ablated_batch -> ablated_forward while training, ablated_backward */

@@ -36,5 +36,5 @@ int gpt_batch_forward(void *model, const size_t *x, const size_t *y, double *los
 int gpt_batch_backward(void *model, const size_t *x, const size_t *y)
 {
     gpt_batch *b = model;
-    return gpt_backward(b->w, x, y, b->tr, b->g);
+    return gpt_backward(b->w, x, y, b->tr, b->g, b->work);
 }

@@ -42,13 +42,15 @@ typedef struct {
 int train_step(const step_plan *p, size_t step, const size_t *x, const size_t *y,
                step_report *out);
 
-/* The float64 model as train_step sees it: weights, gradients, one batch's trace. */
+/* The float64 model as train_step sees it: weights, gradients, one batch's
+ * trace and the backward pass's scratch. */
 typedef struct {
     gpt_weights *w, *g;
     gpt_trace *tr;
+    gpt_work *work;
 } gpt_batch;
 
-/* model: a gpt_batch -> gpt_forward, gpt_backward on its weights and trace */
+/* model: a gpt_batch -> gpt_forward, gpt_backward on its weights, trace and scratch */
 int gpt_batch_forward(void *model, const size_t *x, const size_t *y, double *loss);
 int gpt_batch_backward(void *model, const size_t *x, const size_t *y);
 

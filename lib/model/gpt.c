@@ -195,12 +195,16 @@ size_t gpt_param_count(const gpt_shape *s)
 
 struct gpt_trace {
     size_t B, T, L;
-    gsl_matrix **X;          /* L + 1 of (B*T, d): the stream before each block, and after */
-    block_trace **blk;       /* L * B: block l over sequence b at [l * B + b] */
-    block_work *work;        /* shared by every block's backward pass */
-    gsl_matrix *Hf;          /* (B*T, d): the final norm's output */
+    gsl_matrix **X;            /* L + 1 of (B*T, d): the stream before each block, and after */
+    block_trace **blk;         /* L * B: block l over sequence b at [l * B + b] */
+    gsl_matrix *Hf;            /* (B*T, d): the final norm's output */
     gsl_vector *meanf, *rstdf; /* (B*T) its statistics */
-    gsl_matrix *Z;           /* (B*T, V) logits */
+    gsl_matrix *Z;             /* (B*T, V) logits */
+};
+
+struct gpt_work {
+    size_t B, T;
+    block_work *blk;           /* shared by every block's backward pass */
     gsl_matrix *dZ, *dX, *dX2; /* (B*T, V), (B*T, d) twice: gradients on the way back */
 };
 
@@ -220,16 +224,11 @@ gpt_trace *gpt_trace_new(const gpt_weights *w, size_t B, size_t T)
         ok = (tr->X[l] = gsl_matrix_alloc(n, s->dim)) != NULL;
     for (size_t k = 0; ok && k < L * B; k++)
         ok = (tr->blk[k] = block_trace_new(T, w->blocks[k / B])) != NULL;
-    tr->work = block_work_new(T, w->blocks[0]);
     tr->Hf = gsl_matrix_alloc(n, s->dim);
     tr->meanf = gsl_vector_alloc(n);
     tr->rstdf = gsl_vector_alloc(n);
     tr->Z = gsl_matrix_alloc(n, s->vocab);
-    tr->dZ = gsl_matrix_alloc(n, s->vocab);
-    tr->dX = gsl_matrix_alloc(n, s->dim);
-    tr->dX2 = gsl_matrix_alloc(n, s->dim);
-    if (!ok || !tr->work || !tr->Hf || !tr->meanf || !tr->rstdf || !tr->Z || !tr->dZ ||
-        !tr->dX || !tr->dX2) {
+    if (!ok || !tr->Hf || !tr->meanf || !tr->rstdf || !tr->Z) {
         gpt_trace_free(tr);
         return NULL;
     }
@@ -246,15 +245,40 @@ void gpt_trace_free(gpt_trace *tr)
         block_trace_free(tr->blk[k]);
     free(tr->X);
     free(tr->blk);
-    block_work_free(tr->work);
     gsl_matrix_free(tr->Hf);
     gsl_vector_free(tr->meanf);
     gsl_vector_free(tr->rstdf);
     gsl_matrix_free(tr->Z);
-    gsl_matrix_free(tr->dZ);
-    gsl_matrix_free(tr->dX);
-    gsl_matrix_free(tr->dX2);
     free(tr);
+}
+
+gpt_work *gpt_work_new(const gpt_weights *w, size_t B, size_t T)
+{
+    const gpt_shape *s = &w->shape;
+    if (B == 0 || T == 0 || T > s->context)
+        return NULL;
+    gpt_work *work = calloc(1, sizeof *work);
+    if (!work)
+        return NULL;
+    size_t n = B * T;
+    *work = (gpt_work){B, T, block_work_new(T, w->blocks[0]), gsl_matrix_alloc(n, s->vocab),
+                       gsl_matrix_alloc(n, s->dim), gsl_matrix_alloc(n, s->dim)};
+    if (!work->blk || !work->dZ || !work->dX || !work->dX2) {
+        gpt_work_free(work);
+        return NULL;
+    }
+    return work;
+}
+
+void gpt_work_free(gpt_work *work)
+{
+    if (!work)
+        return;
+    block_work_free(work->blk);
+    gsl_matrix_free(work->dZ);
+    gsl_matrix_free(work->dX);
+    gsl_matrix_free(work->dX2);
+    free(work);
 }
 
 const gsl_matrix *gpt_logits(const gpt_trace *tr)
@@ -295,44 +319,47 @@ int gpt_forward(const gpt_weights *w, const size_t *x, const size_t *y, gpt_trac
     return status;
 }
 
-/* dX = dL/dX_L -> dX = dL/dX_0, block by block, sequence by sequence */
-static int blocks_backward(const gpt_weights *w, gpt_trace *tr, gpt_weights *g)
+/* work->dX = dL/dX_L -> work->dX = dL/dX_0, block by block, sequence by sequence */
+static int blocks_backward(const gpt_weights *w, const gpt_trace *tr, gpt_weights *g,
+                           gpt_work *work)
 {
     size_t B = tr->B, T = tr->T, d = w->shape.dim;
     for (size_t l = w->shape.layers; l-- > 0;) {
-        gsl_matrix_set_zero(tr->dX2); /* block_backward adds to dX */
+        gsl_matrix_set_zero(work->dX2); /* block_backward adds to dX */
         for (size_t b = 0; b < B; b++) {
             gsl_matrix_const_view in = gsl_matrix_const_submatrix(tr->X[l], b * T, 0, T, d);
-            gsl_matrix_const_view dY = gsl_matrix_const_submatrix(tr->dX, b * T, 0, T, d);
-            gsl_matrix_view dX = gsl_matrix_submatrix(tr->dX2, b * T, 0, T, d);
+            gsl_matrix_const_view dY = gsl_matrix_const_submatrix(work->dX, b * T, 0, T, d);
+            gsl_matrix_view dX = gsl_matrix_submatrix(work->dX2, b * T, 0, T, d);
             int status = block_backward(w->blocks[l], &in.matrix, tr->blk[l * B + b],
-                                        &dY.matrix, g->blocks[l], &dX.matrix, tr->work);
+                                        &dY.matrix, g->blocks[l], &dX.matrix, work->blk);
             if (status != INVENT_OK)
                 return status;
         }
-        gsl_matrix *swap = tr->dX;
-        tr->dX = tr->dX2;
-        tr->dX2 = swap;
+        gsl_matrix *swap = work->dX;
+        work->dX = work->dX2;
+        work->dX2 = swap;
     }
     return INVENT_OK;
 }
 
-int gpt_backward(const gpt_weights *w, const size_t *x, const size_t *y, gpt_trace *tr,
-                 gpt_weights *g)
+int gpt_backward(const gpt_weights *w, const size_t *x, const size_t *y, const gpt_trace *tr,
+                 gpt_weights *g, gpt_work *work)
 {
+    if (work->B != tr->B || work->T != tr->T)
+        return INVENT_ESHAPE;
     size_t L = w->shape.layers;
-    gsl_matrix_set_zero(tr->dZ); /* every backward below adds to its gradients */
-    gsl_matrix_set_zero(tr->dX2);
-    gsl_matrix_set_zero(tr->dX);
-    int status = xent_backward(tr->Z, y, tr->dZ);
+    gsl_matrix_set_zero(work->dZ); /* every backward below adds to its gradients */
+    gsl_matrix_set_zero(work->dX2);
+    gsl_matrix_set_zero(work->dX);
+    int status = xent_backward(tr->Z, y, work->dZ);
     if (status == INVENT_OK)
-        status = linear_backward(tr->Hf, w->Wout, tr->dZ, tr->dX2, g->Wout, g->bout);
+        status = linear_backward(tr->Hf, w->Wout, work->dZ, work->dX2, g->Wout, g->bout);
     if (status == INVENT_OK)
-        status = layernorm_backward(tr->X[L], w->gamma, tr->meanf, tr->rstdf, tr->dX2, tr->dX,
-                                    g->gamma, g->beta);
+        status = layernorm_backward(tr->X[L], w->gamma, tr->meanf, tr->rstdf, work->dX2,
+                                    work->dX, g->gamma, g->beta);
     if (status == INVENT_OK)
-        status = blocks_backward(w, tr, g);
+        status = blocks_backward(w, tr, g, work);
     if (status == INVENT_OK)
-        status = embedding_backward(x, tr->B, tr->T, tr->dX, g->E, g->P);
+        status = embedding_backward(x, tr->B, tr->T, work->dX, g->E, g->P);
     return status;
 }

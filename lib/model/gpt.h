@@ -70,6 +70,15 @@ typedef struct gpt_trace gpt_trace;
 gpt_trace *gpt_trace_new(const gpt_weights *w, size_t B, size_t T);
 void gpt_trace_free(gpt_trace *tr);
 
+/* gpt_backward's scratch for B sequences of T tokens: the gradients on
+ * their way down the stack and the blocks' scratch (block_work), apart from
+ * the forward pass's trace as block's are. */
+typedef struct gpt_work gpt_work;
+
+/* w, B, T <= T_max -> scratch for a backward pass, or NULL */
+gpt_work *gpt_work_new(const gpt_weights *w, size_t B, size_t T);
+void gpt_work_free(gpt_work *work);
+
 /* x: (B*T) tokens, y: (B*T) the next tokens or NULL -> the logits, kept in tr
  * (gpt_logits), and *loss, the mean cross-entropy (when y is given) */
 int gpt_forward(const gpt_weights *w, const size_t *x, const size_t *y, gpt_trace *tr,
@@ -78,8 +87,10 @@ int gpt_forward(const gpt_weights *w, const size_t *x, const size_t *y, gpt_trac
 /* tr -> the logits Z: (B*T, V) of the last forward pass */
 const gsl_matrix *gpt_logits(const gpt_trace *tr);
 
-/* right after gpt_forward(w, x, y, tr, .): g += the gradient of the loss */
-int gpt_backward(const gpt_weights *w, const size_t *x, const size_t *y, gpt_trace *tr,
-                 gpt_weights *g);
+/* right after gpt_forward(w, x, y, tr, .), work: from gpt_work_new(w, B, T)
+ * for tr's B and T -> g += the gradient of the loss; INVENT_ESHAPE when work
+ * was made for another B or T */
+int gpt_backward(const gpt_weights *w, const size_t *x, const size_t *y, const gpt_trace *tr,
+                 gpt_weights *g, gpt_work *work);
 
 #endif

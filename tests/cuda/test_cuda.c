@@ -27,6 +27,11 @@ static float *random_array(size_t n, unsigned seed)
     return f;
 }
 
+/* a GPU kernel: the CPU kernels' arguments but for the workspace (the
+ * device's memory is its own) */
+typedef int (*gpu_kernel)(const attn_shape *s, const float *Q, const float *K, const float *V,
+                          float *out, attn_cost *cost);
+
 /* both GPU kernels against the CPU's naive kernel on one shape */
 static void compare(size_t T, size_t H, size_t dh, size_t window, float scale_factor)
 {
@@ -35,8 +40,11 @@ static void compare(size_t T, size_t H, size_t dh, size_t window, float scale_fa
     float *q = random_array(n, 1), *k = random_array(n, 2), *v = random_array(n, 3);
     float *want = malloc(n * sizeof *want), *got = malloc(n * sizeof *got);
     cr_assert(want && got);
-    cr_assert_eq(attn_naive(&s, q, k, v, want, NULL), INVENT_OK);
-    attn_kernel_fn gpu[2] = {attn_cuda_naive, attn_cuda_tiled};
+    attn_work work;
+    cr_assert_eq(attn_work_for(attn_naive_work, &s, &work), INVENT_OK);
+    cr_assert_eq(attn_naive(&s, q, k, v, want, &work, NULL), INVENT_OK);
+    attn_work_free(&work);
+    gpu_kernel gpu[2] = {attn_cuda_naive, attn_cuda_tiled};
     const char *name[2] = {"cuda naive", "cuda tiled"};
     for (int g = 0; g < 2; g++) {
         cr_assert_eq(gpu[g](&s, q, k, v, got, NULL), INVENT_OK, "%s failed", name[g]);
