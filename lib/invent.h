@@ -1,4 +1,4 @@
-/* Inventing the Transformer, in C: the core library, in seven layers (lowest
+/* Inventing the Transformer, in C: the core library, in nine layers (lowest
  * first). A chapter, an exercise or a test includes this one header; a file
  * inside lib/ includes the headers it needs, from its own layer or one that
  * lib/layers.txt lets it include (the compiler and scripts/check-layers.sh
@@ -8,6 +8,9 @@
 
 /* ---- core: numbers and files --------------------------------------------- */
 #include "core.h"
+
+/* ---- stats: paired intervals and verdicts, compute shares ----------------- */
+#include "stats.h"
 
 /* ---- runtime: options, narration, claims, figures ------------------------ */
 #include "runtime.h"
@@ -24,7 +27,10 @@
 /* ---- toys: the small learners of chapters 10 and 12, gradient checks ----- */
 #include "toys.h"
 
-/* ---- learn: training and reading the language models --------------------- */
+/* ---- inspect: a trained model read back ------------------------------------ */
+#include "inspect.h"
+
+/* ---- learn: training the language models ---------------------------------- */
 #include "learn.h"
 
 #endif
