@@ -64,6 +64,43 @@ Test(plot, renders_pdf_svg_and_png_together, .init = cr_redirect_stderr)
     cr_assert_eq(plot_failures(), 0);
 }
 
+/* path -> its whole text (at most 4095 bytes) in buf */
+static const char *slurp(const char *path, char *buf, size_t len)
+{
+    FILE *f = fopen(path, "r");
+    size_t n = f ? fread(buf, 1, len - 1, f) : 0;
+    buf[n] = '\0';
+    if (f)
+        fclose(f);
+    return buf;
+}
+
+Test(plot, a_kept_figure_stores_its_stamp_variables_and_blocks, .init = cr_redirect_stderr)
+{
+    if (system("command -v gnuplot >/dev/null 2>&1") != 0)
+        cr_skip_test("gnuplot is not installed");
+    invent_opts o = {.program = "ch99", .plot_dir = dir};
+    char kept[PATH_MAX], broken_kept[PATH_MAX], text[4096];
+    private_path(kept, sizeof kept, "ch99_kept.tsv");
+    private_path(broken_kept, sizeof broken_kept, "ch99_not_kept.tsv");
+    plot *p = plot_begin(&o, "ch99_kept");
+    plot_keep(p, kept, "chapter 99: a figure's data", "build/ch99 --full", 2);
+    plot_set(p, "layers", 2);
+    plot_set(p, "layers_deep", 6);
+    plot_block(p, "N recurrent stack");
+    PLOT_ROW(p, 1, 2, 3);
+    cr_assert_eq(plot_render(p, "ch01_steps.gp"), INVENT_OK);
+    slurp(kept, text, sizeof text);
+    cr_assert(strncmp(text, "# chapter 99: a figure's data; command: build/ch99 --full", 57) == 0,
+              "%s", text);
+    cr_assert_not_null(strstr(text, "\n# layers: 2\n# layers_deep: 6\n"), "%s", text);
+    cr_assert_not_null(strstr(text, "\n1 2 3\n"), "%s", text);
+    p = plot_begin(&o, "ch99_not_kept"); /* a figure that does not render keeps nothing */
+    plot_keep(p, broken_kept, "chapter 99", "build/ch99", 2);
+    cr_assert_eq(plot_render(p, "no_such_script.gp"), INVENT_EIO);
+    cr_assert_eq(access(broken_kept, F_OK), -1);
+}
+
 Test(plot, a_failing_script_leaves_no_figure_and_is_counted, .init = cr_redirect_stderr)
 {
     if (system("command -v gnuplot >/dev/null 2>&1") != 0)

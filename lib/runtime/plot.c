@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "report.h"
+#include "results_file.h"
 #include "status.h"
 
 #ifndef INVENT_PLOTS_DIR
@@ -27,6 +28,9 @@ struct plot {
     char name[PLOT_NAME_MAX + 1];
     paths_file data;  /* DIR/data/name.dat, in place before gnuplot runs */
     char vars[4096];  /* "a=1; b='text'; " handed to gnuplot -e */
+    char kept[4096];  /* the same as "# a: 1" lines, for plot_keep */
+    char keep[PATH_MAX], keep_what[256], keep_command[1024]; /* plot_keep's, or keep[0] 0 */
+    int keep_threads;
     int blocks;
     int broken;       /* a variable could not be recorded */
 };
@@ -168,6 +172,17 @@ static int append_string(char *buf, size_t cap, const char *var, const char *tex
     return w < 0 || (size_t)w >= cap - n ? -1 : 0;
 }
 
+/* var, its value as text -> a "# var: text" line in p->kept (or p->broken) */
+static void keep_line(plot *p, const char *var, const char *text)
+{
+    size_t n = strlen(p->kept);
+    int w = snprintf(p->kept + n, sizeof p->kept - n, "# %s: %s\n", var, text);
+    if (w < 0 || (size_t)w >= sizeof p->kept - n) {
+        p->kept[n] = '\0';
+        p->broken = 1;
+    }
+}
+
 void plot_set(plot *p, const char *var, double value)
 {
     if (!p)
@@ -177,7 +192,11 @@ void plot_set(plot *p, const char *var, double value)
     if (w < 0 || (size_t)w >= sizeof p->vars - n) {
         p->vars[n] = '\0';
         p->broken = 1;
+        return;
     }
+    char text[32];
+    snprintf(text, sizeof text, "%.17g", value);
+    keep_line(p, var, text);
 }
 
 void plot_set_text(plot *p, const char *var, const char *value)
@@ -188,7 +207,40 @@ void plot_set_text(plot *p, const char *var, const char *value)
     if (append_string(p->vars, sizeof p->vars, var, value) != 0) {
         p->vars[n] = '\0';
         p->broken = 1;
+        return;
     }
+    keep_line(p, var, value);
+}
+
+void plot_keep(plot *p, const char *path, const char *what, const char *command, int threads)
+{
+    if (!p)
+        return;
+    if (snprintf(p->keep, sizeof p->keep, "%s", path) >= (int)sizeof p->keep)
+        p->broken = 1;
+    snprintf(p->keep_what, sizeof p->keep_what, "%s", what);
+    snprintf(p->keep_command, sizeof p->keep_command, "%s", command);
+    p->keep_threads = threads;
+}
+
+/* the rendered figure's data -> p->keep (stamp, variables, blocks); 0 on success */
+static int write_keep(const plot *p)
+{
+    paths_file pf;
+    FILE *in = fopen(p->data.path, "r");
+    if (!in || paths_file_open(&pf, p->keep) != 0) {
+        if (in)
+            fclose(in);
+        return -1;
+    }
+    results_stamp(pf.f, p->keep_what, p->keep_command, p->keep_threads);
+    fprintf(pf.f, "\n%s", p->kept);
+    char buf[8192];
+    for (size_t n; (n = fread(buf, 1, sizeof buf, in)) > 0;)
+        fwrite(buf, 1, n, pf.f);
+    int ok = !ferror(in);
+    fclose(in);
+    return paths_file_commit(&pf, ok);
 }
 
 /* Waits for pid at most time_limit seconds; -> its wait status, or -1
@@ -296,6 +348,11 @@ int plot_render(plot *p, const char *script)
     else
         figure_failed(p->opts, p->name, "cannot write its data '%s' (%s)", p->data.path,
                       strerror(errno));
+    if (ok && p->keep[0] && write_keep(p) != 0) {
+        figure_failed(p->opts, p->name, "cannot keep its data in '%s' (%s)", p->keep,
+                      strerror(errno));
+        ok = 0;
+    }
     free(p);
     return ok ? INVENT_OK : INVENT_EIO;
 }

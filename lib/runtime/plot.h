@@ -47,6 +47,13 @@ void plot_matrix(plot *p, const gsl_matrix *m);
 void plot_set(plot *p, const char *var, double value);
 void plot_set_text(plot *p, const char *var, const char *text);
 
+/* Also keeps the figure's data at path once it renders, for a deck to draw it again
+ * without the run: the stamp of results_file.h (what, command, threads), then each
+ * variable as a "# name: value" line, then the data blocks (the figure's own script reads
+ * the file as it is); written whole or not at all. A keep that cannot be written is said
+ * in one line and counted as a failed figure. */
+void plot_keep(plot *p, const char *path, const char *what, const char *command, int threads);
+
 /* Renders with plots/<script> and frees p; the three files appear together
  * or not at all. Returns INVENT_OK, or an error after a one-line message.
  * gnuplot runs inside the plot directory, so the directory's name never
