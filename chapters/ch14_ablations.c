@@ -163,6 +163,7 @@ typedef struct {
     pthread_mutex_t lock;
     double seconds;          /* wall time of this invocation's runs */
     double trained;          /* seconds of training summed over every run, read back or not */
+    const char *command;     /* as typed, for the results' stamps */
 } run;
 
 /* ------------------------------------------------------------------ models */
@@ -898,6 +899,18 @@ static void discussion(const run *r)
 
 /* ------------------------------------------------------------------ figures */
 
+
+/* figure name of a --full run -> its data kept beside the results (results/NAME.tsv), so
+ * that the deck draws the trained model's figure (plot.h) */
+static void keep_figure(const run *r, plot *p, const char *name)
+{
+    char file[PLOT_NAME_MAX + 8], path[PATH_MAX];
+    snprintf(file, sizeof file, "%s.tsv", name);
+    if (r->s->results && results_sibling(r->s->results, file, path, sizeof path) == 0)
+        plot_keep(p, path, "chapter 14 --full: the data of its figure", r->command,
+                  workers_count());
+}
+
 /* the paired differences with their intervals, and the margin */
 static void plot_intervals(const run *r)
 {
@@ -906,6 +919,7 @@ static void plot_intervals(const run *r)
                                    Q2, Q1};
     size_t n = sizeof shown / sizeof shown[0];
     plot *p = plot_begin(r->o, "ch14_ablations");
+    keep_figure(r, p, "ch14_ablations");
     double top = 0.0;
     char var[24];
     plot_block(p, "row, mean paired difference to the full model, 95% interval low, high");
@@ -931,6 +945,7 @@ static void plot_curves(const run *r)
                                    ADDITIVE, CELL, GATED};
     size_t n = sizeof shown / sizeof shown[0], S = r->s->seeds;
     plot *p = plot_begin(r->o, "ch14_curves");
+    keep_figure(r, p, "ch14_curves");
     char var[24];
     for (size_t k = 0; k <= n; k++) {
         size_t row = k < n ? shown[k] : FULL;
@@ -976,6 +991,7 @@ static void plot_positions(const run *r)
     static const size_t shown[] = {LONG_FULL, LONG_GATED, LONG_CELL};
     size_t T = r->s->long_context, S = r->s->seeds;
     plot *p = plot_begin(r->o, "ch14_positions");
+    keep_figure(r, p, "ch14_positions");
     double *mean = scope_vector(r->sc, T)->data;
     for (size_t k = 0; k < 3; k++) {
         for (size_t t = 0; t < T; t++) {
@@ -1200,7 +1216,7 @@ int main(int argc, char **argv)
         return rc;
     scope *sc = scope_open();
     SCOPE_KEEP(sc, text, corpus_free);
-    run r = {.o = &o, .s = &s, .sc = sc, .text = text};
+    run r = {.o = &o, .s = &s, .sc = sc, .text = text, .command = command};
     setup(&r);
     setup_text(&r);
     double t0 = stopwatch_now();

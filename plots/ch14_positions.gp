@@ -7,7 +7,7 @@ set ylabel "held-out loss (nats per character)"
 set logscale x 2
 set xrange [1:context]
 set grid
-set key outside below center horizontal
+set key outside top center horizontal
 plot data index 0 using 1:2 with lines lt 1 lw 3 title "Transformer", \
      ''   index 1 using 1:2 with lines lt 2 lw 3 title "GRU", \
      ''   index 2 using 1:2 with lines lt 3 lw 3 title "Elman cell", \
