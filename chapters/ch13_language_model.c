@@ -58,6 +58,7 @@
 #define G3_SE 2.0     /* G3: a margin must exceed this many standard errors */
 #define G2_CONTEXTS 3  /* G2 checks up to this many context lengths of generated text */
 #define SAMPLE_FILE "ch13_sample.txt" /* the generated text, beside --results FILE */
+#define CURVE_FILE "ch13_loss.tsv"     /* the learning curve's data, beside it too */
 #define G1_FLOAT32_BOUND 1e-2 /* float32 against float64 after G1_STEPS steps (see g1_report) */
 
 typedef struct {
@@ -100,6 +101,7 @@ typedef struct {
     double load[2];         /* the 1-minute load average when training starts and ends */
     double started;         /* the stopwatch when the run began */
     const char *sample;     /* the generated text, prompt first, control bytes as '.' */
+    const char *command;    /* as typed, for the results' stamps */
 } run;
 
 /* ----------------------------------------------------------------- the data */
@@ -619,6 +621,10 @@ static double train(run *r, g1_state *g1)
 static void plot_curve(const run *r)
 {
     plot *p = plot_begin(r->o, "ch13_loss");
+    char kept[PATH_MAX]; /* with --results, the curve's data beside it, for the decks */
+    if (r->s->results && results_sibling(r->s->results, CURVE_FILE, kept, sizeof kept) == 0)
+        plot_keep(p, kept, "chapter 13: the data of its learning curve", r->command,
+                  workers_count());
     plot_set(p, "unigram", r->baseline[0]);
     plot_set(p, "bigram", r->baseline[1]);
     plot_set(p, "trigram", isnan(r->baseline[2]) ? -1.0 : r->baseline[2]);
@@ -1193,18 +1199,22 @@ static int check_prompt(const invent_opts *o, const corpus *text, const char *pr
 }
 
 /* --results FILE (or NULL): a regular file, or a new one, that FILE.part can be written
- * beside and renamed over (never a device such as /dev/null), and so SAMPLE_FILE beside
- * it, checked before any work */
+ * beside and renamed over (never a device such as /dev/null), and so SAMPLE_FILE and
+ * CURVE_FILE beside it, checked before any work */
 static int check_results(const invent_opts *o, const char *path)
 {
     char side[PATH_MAX];
     const char *why = path ? results_check(path) : NULL;
     if (why)
         return cli_fail(o, "--results %s: %s", path, why);
-    if (path && results_sibling(path, SAMPLE_FILE, side, sizeof side) != 0)
-        return cli_fail(o, "--results %s: no room for %s beside it", path, SAMPLE_FILE);
-    why = path ? results_check(side) : NULL;
-    return why ? cli_fail(o, "--results %s: %s beside it: %s", path, side, why) : CLI_RUN;
+    const char *beside[] = {SAMPLE_FILE, CURVE_FILE};
+    for (size_t k = 0; path && k < 2; k++) {
+        if (results_sibling(path, beside[k], side, sizeof side) != 0)
+            return cli_fail(o, "--results %s: no room for %s beside it", path, beside[k]);
+        if ((why = results_check(side)) != NULL)
+            return cli_fail(o, "--results %s: %s beside it: %s", path, side, why);
+    }
+    return CLI_RUN;
 }
 
 static int check_settings(const invent_opts *o, void *arg, corpus **text)
@@ -1250,7 +1260,8 @@ static int run_chapter(const invent_opts *o, const settings *s, corpus *text,
 {
     scope *sc = scope_open();
     SCOPE_KEEP(sc, text, corpus_free);
-    run r = {.o = o, .s = s, .sc = sc, .text = text, .started = stopwatch_now()};
+    run r = {.o = o, .s = s, .sc = sc, .text = text, .started = stopwatch_now(),
+             .command = command};
     report_text(o, "This is the %s run%s. %s", s->full ? "full" : "quick",
                 s->load ? ", going on from --load" : "",
                 s->full ? "" : "Add --full for the baby-GPT setting (minutes on two cores).");
