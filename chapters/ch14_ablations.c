@@ -900,7 +900,11 @@ static void discussion(const run *r)
 /* ------------------------------------------------------------------ figures */
 
 
-/* figure name of a --full run -> its data kept beside the results (results/NAME.tsv), so
+/* the figures, each kept beside the results at --full as NAME.tsv */
+static const char *const figures[] = {"ch14_ablations", "ch14_curves", "ch14_positions"};
+#define FIGURES (sizeof figures / sizeof figures[0])
+
+/* figure name, with --results -> its data kept beside the results (results/NAME.tsv), so
  * that the deck draws the trained model's figure (plot.h) */
 static void keep_figure(const run *r, plot *p, const char *name)
 {
@@ -1155,6 +1159,14 @@ static int check_settings(const invent_opts *o, void *arg, corpus **text)
     const char *why = s->results ? results_check(s->results) : NULL;
     if (why)
         return cli_fail(o, "--results %s: %s", s->results, why);
+    for (size_t k = 0; s->results && k < FIGURES; k++) { /* keep_figure's files */
+        char side[PATH_MAX], file[PLOT_NAME_MAX + 8];
+        snprintf(file, sizeof file, "%s.tsv", figures[k]);
+        if (results_sibling(s->results, file, side, sizeof side) != 0)
+            return cli_fail(o, "--results %s: no room for %s beside it", s->results, file);
+        if ((why = results_check(side)) != NULL)
+            return cli_fail(o, "--results %s: %s beside it: %s", s->results, side, why);
+    }
     int rc = corpus_option_load(o, s->corpus, s->long_context, text);
     if (rc != CLI_RUN)
         return rc;
