@@ -245,8 +245,8 @@ static void train_all(run *r)
                 "characters each, K4's repeat models on their own budget; the text, one-layer "
                 "and repeat models also at 1/4, 1/2 and 3/4 of their steps). Held-out loss, "
                 "nats per character: %.3f on the text, %.3f on the text from another draw, "
-                "%.3f on the shuffled text (its unigram's level), %.3f with one layer; trained on the repeating text (K4), %.3f with two "
-                "layers and %.3f with one.", TRAININGS, stopwatch_now() - t0, r->s->steps,
+                "%.3f on the shuffled text (its unigram's level), %.3f with one layer; "
+                "trained on the repeating text (K4), %.3f with two layers and %.3f with one.", TRAININGS, stopwatch_now() - t0, r->s->steps,
                 r->s->batch, r->s->context, r->held_out[run_of(TEXT_MODEL, BUDGETS)],
                 r->held_out[run_of(TEXT_AGAIN, BUDGETS)],
                 r->held_out[run_of(SHUFFLED_MODEL, BUDGETS)],
@@ -1059,6 +1059,18 @@ static void result_line(FILE *f, const char *row, const char *id, double value, 
                 verdict(value, control, bound));
 }
 
+/* K4's two lines for one reading (two layers) against its control (one): prefix matching
+ * and the repeat's gain, each row named after what */
+static void k4_rows(FILE *f, const char *what, const induction_summary *two,
+                    const induction_summary *one)
+{
+    char row[128];
+    snprintf(row, sizeof row, "prefix matching, %s", what);
+    result_line(f, row, "K4", two->prefix, one->prefix, PREFIX_MATCH);
+    snprintf(row, sizeof row, "repeat gain, %s", what);
+    result_line(f, row, "K4", two->gain, one->gain, REPEAT_GAIN);
+}
+
 /* the run's readings -> path, with the command, date, machine and wall time */
 static void write_results(const run *r, const char *command, double seconds)
 {
@@ -1097,24 +1109,17 @@ static void write_results(const run *r, const char *command, double seconds)
     result_line(f, "own value's standing", "K3", r->standing[0],
                 r->standing[1], MEMORY_STANDING);
     for (int b = 1; b <= BUDGETS; b++) {
-        size_t steps = run_steps(r, run_of(TEXT_MODEL, b));
-        snprintf(row, sizeof row, "prefix matching, %zu steps", steps);
-        result_line(f, row, "K4", r->k4[b - 1][0].prefix, r->k4[b - 1][1].prefix, PREFIX_MATCH);
-        snprintf(row, sizeof row, "repeat gain, %zu steps", steps);
-        result_line(f, row, "K4", r->k4[b - 1][0].gain, r->k4[b - 1][1].gain, REPEAT_GAIN);
+        snprintf(row, sizeof row, "%zu steps", run_steps(r, run_of(TEXT_MODEL, b)));
+        k4_rows(f, row, &r->k4[b - 1][0], &r->k4[b - 1][1]);
     }
     for (int b = 1; b <= BUDGETS; b++) {
         size_t steps = run_steps(r, run_of(REPEAT_MODEL, b));
-        snprintf(row, sizeof row, "prefix matching, repeating text, %zu steps", steps);
-        result_line(f, row, "K4", r->k4r[b - 1][0].prefix, r->k4r[b - 1][1].prefix, PREFIX_MATCH);
-        snprintf(row, sizeof row, "repeat gain, repeating text, %zu steps", steps);
-        result_line(f, row, "K4", r->k4r[b - 1][0].gain, r->k4r[b - 1][1].gain, REPEAT_GAIN);
+        snprintf(row, sizeof row, "repeating text, %zu steps", steps);
+        k4_rows(f, row, &r->k4r[b - 1][0], &r->k4r[b - 1][1]);
     }
     for (int i = 1; i < K4_SEEDS; i++) {
-        snprintf(row, sizeof row, "prefix matching, repeating text, draw %d", i + 1);
-        result_line(f, row, "K4", r->k4s[i].prefix, r->k4r[BUDGETS - 1][1].prefix, PREFIX_MATCH);
-        snprintf(row, sizeof row, "repeat gain, repeating text, draw %d", i + 1);
-        result_line(f, row, "K4", r->k4s[i].gain, r->k4r[BUDGETS - 1][1].gain, REPEAT_GAIN);
+        snprintf(row, sizeof row, "repeating text, draw %d", i + 1);
+        k4_rows(f, row, &r->k4s[i], &r->k4r[BUDGETS - 1][1]);
     }
     if (paths_file_commit(&pf, 1) != 0)
         report_warn(r->o, "cannot write %s: the results are in the output above", r->s->results);
