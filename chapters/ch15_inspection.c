@@ -988,7 +988,7 @@ static void induction_part(run *r)
     size_t *x = SCOPE_KEEP(r->sc, calloc(T, sizeof(size_t)), free);
     repeated(r, 0, T / 2, x);
     plot_heads(r, r->trained[REPEAT_MODEL], x, "ch15_induction",
-               "a repeated random segment, the model trained on the repeating text");
+               "a random repeat");
     const induction_summary(*k4r)[2] = (const induction_summary(*)[2])r->k4r;
     if (formed_text(r, k4r, "the repeating text"))
         first_budget_text(r, k4r);
