@@ -1203,17 +1203,13 @@ static int check_prompt(const invent_opts *o, const corpus *text, const char *pr
  * CURVE_FILE beside it, checked before any work */
 static int check_results(const invent_opts *o, const char *path)
 {
-    char side[PATH_MAX];
     const char *why = path ? results_check(path) : NULL;
     if (why)
         return cli_fail(o, "--results %s: %s", path, why);
     const char *beside[] = {SAMPLE_FILE, CURVE_FILE};
-    for (size_t k = 0; path && k < 2; k++) {
-        if (results_sibling(path, beside[k], side, sizeof side) != 0)
-            return cli_fail(o, "--results %s: no room for %s beside it", path, beside[k]);
-        if ((why = results_check(side)) != NULL)
-            return cli_fail(o, "--results %s: %s beside it: %s", path, side, why);
-    }
+    for (size_t k = 0; path && k < 2; k++)
+        if ((why = results_check_beside(path, beside[k])) != NULL)
+            return cli_fail(o, "--results %s: %s beside it: %s", path, beside[k], why);
     return CLI_RUN;
 }
 

@@ -1160,12 +1160,10 @@ static int check_settings(const invent_opts *o, void *arg, corpus **text)
     if (why)
         return cli_fail(o, "--results %s: %s", s->results, why);
     for (size_t k = 0; s->results && k < FIGURES; k++) { /* keep_figure's files */
-        char side[PATH_MAX], file[PLOT_NAME_MAX + 8];
+        char file[PLOT_NAME_MAX + 8];
         snprintf(file, sizeof file, "%s.tsv", figures[k]);
-        if (results_sibling(s->results, file, side, sizeof side) != 0)
-            return cli_fail(o, "--results %s: no room for %s beside it", s->results, file);
-        if ((why = results_check(side)) != NULL)
-            return cli_fail(o, "--results %s: %s beside it: %s", s->results, side, why);
+        if ((why = results_check_beside(s->results, file)) != NULL)
+            return cli_fail(o, "--results %s: %s beside it: %s", s->results, file, why);
     }
     int rc = corpus_option_load(o, s->corpus, s->long_context, text);
     if (rc != CLI_RUN)

@@ -1212,15 +1212,12 @@ static int check_settings(const invent_opts *o, void *arg, corpus **text)
     if (s->context < 8 || s->context % 2)
         return cli_fail(o, "--context %zu: even and at least 8 (K4 repeats its first half)",
                         s->context);
-    char side[PATH_MAX];
     const char *why = s->results ? results_check(s->results) : NULL;
     if (why)
         return cli_fail(o, "--results %s: %s", s->results, why);
-    if (s->results && results_sibling(s->results, ATTENTION_FILE, side, sizeof side) != 0)
-        return cli_fail(o, "--results %s: no room for %s beside it", s->results, ATTENTION_FILE);
-    why = s->results ? results_check(side) : NULL;
+    why = s->results ? results_check_beside(s->results, ATTENTION_FILE) : NULL;
     if (why)
-        return cli_fail(o, "--results %s: %s beside it: %s", s->results, side, why);
+        return cli_fail(o, "--results %s: %s beside it: %s", s->results, ATTENTION_FILE, why);
     return corpus_option_load(o, s->corpus, s->context, text);
 }
 

@@ -1,6 +1,7 @@
 /* Unit tests: results files (results_file.h) take the command as typed, refuse
  * what the rename would replace or cannot reach, and stamp the table's header. */
 #include <criterion/criterion.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -40,6 +41,16 @@ Test(results_file, a_sibling_is_named_in_the_results_folder)
     cr_assert_str_eq(out, "s.tsv", "no folder: the working one");
     cr_assert_eq(results_sibling("results/ch13_full.tsv", "a_name_too_long_for_32.tsv", out,
                                  sizeof out), -1);
+}
+
+Test(results_file, a_file_beside_the_results_is_checked_like_them)
+{
+    char path[PATH_MAX], side[PATH_MAX];
+    private_path(path, sizeof path, "r.tsv");
+    cr_assert_null(results_check_beside(path, "s.tsv"));
+    mkdir(private_path(side, sizeof side, "s.tsv"), 0700); /* a folder where s.tsv goes */
+    cr_assert_not_null(results_check_beside(path, "s.tsv"));
+    cr_assert_null(results_check_beside(path, "t.tsv"), "only the name that is taken");
 }
 
 Test(results_file, the_stamp_names_the_run_and_leaves_its_line_open)

@@ -42,6 +42,14 @@ int results_sibling(const char *path, const char *name, char *out, size_t len)
     return w < 0 || (size_t)w >= len ? -1 : 0;
 }
 
+const char *results_check_beside(const char *path, const char *name)
+{
+    char side[PATH_MAX];
+    if (results_sibling(path, name, side, sizeof side) != 0)
+        return "no room for its name";
+    return results_check(side);
+}
+
 void results_stamp(FILE *f, const char *what, const char *command, int threads)
 {
     struct utsname u;

@@ -20,6 +20,10 @@ const char *results_check(const char *path);
  * results; -1 when it does not fit */
 int results_sibling(const char *path, const char *name, char *out, size_t len);
 
+/* path, name -> NULL when the file name beside path (results_sibling) passes results_check;
+ * else why not, as a phrase */
+const char *results_check_beside(const char *path, const char *name);
+
 /* f: what, command, threads -> the first line ("# what; command: ...") and the start of
  * the second ("# date: ...; machine: ..., N worker threads"), which the caller ends */
 void results_stamp(FILE *f, const char *what, const char *command, int threads);
