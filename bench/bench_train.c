@@ -188,7 +188,7 @@ static timing time_float64(const sizes *s, gpt_weights *w, gsl_rng *r)
 {
     gpt_shape shape = shape_of(s);
     size_t count = gpt_tensor_count(&shape);
-    gpt_batch b = {w, gpt_new(&shape, NULL), gpt_trace_new(w, s->batch, s->context),
+    gpt_batch b = {w, gpt_zeros(&shape), gpt_trace_new(w, s->batch, s->context),
                    gpt_work_new(w, s->batch, s->context)};
     tensor_ref *list = calloc(count, sizeof *list);
     adamw opt;

@@ -353,7 +353,7 @@ static void fd_check(run *r, g1_state *g1)
     size_t T = r->s->context, start, x[T], y[T];
     chapter_must(corpus_draw(r->text, CORPUS_TRAIN, 1, T, r->rng, &start), "drawing a window");
     corpus_window(r->text, &start, 1, T, x, y);
-    gpt_weights *g = SCOPE_KEEP(r->sc, gpt_new(&r->w->shape, NULL), gpt_free);
+    gpt_weights *g = SCOPE_KEEP(r->sc, gpt_zeros(&r->w->shape), gpt_free);
     gpt_trace *tr = SCOPE_KEEP(r->sc, gpt_trace_new(r->w, 1, T), gpt_trace_free);
     double loss;
     chapter_must(gpt_forward(r->w, x, y, tr, &loss), "the forward pass");
@@ -447,7 +447,7 @@ static void g1_dump_end(run *r, const g1_state *g1, size_t steps)
     chapter_must(paths_make_dirs(dir) == 0 ? INVENT_OK : INVENT_EIO, "creating --dump/after");
     chapter_must(checkpoint_save(dir, r->w, r->text->symbols), "writing the trained weights");
     snprintf(dir, sizeof dir, "%s/after32", r->o->dump_dir);
-    gpt_weights *w32 = SCOPE_KEEP(r->sc, gpt_new(&r->w->shape, NULL), gpt_free);
+    gpt_weights *w32 = SCOPE_KEEP(r->sc, gpt_zeros(&r->w->shape), gpt_free);
     chapter_must(w32 && paths_make_dirs(dir) == 0 ? gpt32_to64(r->m32, w32) : INVENT_EIO,
                  "creating --dump/after32");
     chapter_must(checkpoint_save(dir, w32, r->text->symbols), "writing the float32 weights");
@@ -979,7 +979,7 @@ static void checkpoint_section(run *r)
     if (saved != INVENT_OK && !r->s->save)
         rmdir(dir); /* the empty folder mkdtemp made: nothing is left behind */
     chapter_must(saved, what); /* the real cause beside the status: a full disk, a limit */
-    gpt_weights *back = SCOPE_KEEP(r->sc, gpt_new(&r->w->shape, NULL), gpt_free);
+    gpt_weights *back = SCOPE_KEEP(r->sc, gpt_zeros(&r->w->shape), gpt_free);
     chapter_must(checkpoint_load(dir, back, bad, sizeof bad), "loading the checkpoint back");
     report_section(r->o, "Checkpoints");
     report_text(r->o, "The weights are saved as a folder of .npy files, one per tensor (%zu "
@@ -991,7 +991,7 @@ static void checkpoint_section(run *r)
                       "was written from weights whose eps block_new fixes at that value, with "
                       "no option to change it, so the default is the value it was trained "
                       "with. %s",
-                r->nt, r->w->blocks[0]->eps, CHECKPOINT_OLD_EPS,
+                r->nt, r->w->eps, CHECKPOINT_OLD_EPS,
                 r->s->save ? "" : "(This run saved to a temporary folder; --save DIR "
                                          "keeps one.)");
     double gap = logits_gap(r, r->w, back);
@@ -999,14 +999,12 @@ static void checkpoint_section(run *r)
         checkpoint_remove(dir, r->w);
     check_at_most("G4", "a checkpoint saved and loaded gives bit-identical logits (largest "
                   "difference)", gap, 0.0);
-    double eps = back->blocks[0]->eps;
-    for (size_t l = 0; l < back->shape.layers; l++)
-        back->blocks[l]->eps = (float)eps;
+    double eps = back->eps;
+    gpt_set_eps(back, (float)eps);
     check_control("G4", "the same weights with eps kept in float32 (a settings file that "
                         "stores it in single precision)");
     check_at_most("G4", NULL, logits_gap(r, r->w, back), 0.0);
-    for (size_t l = 0; l < back->shape.layers; l++)
-        back->blocks[l]->eps = eps;
+    gpt_set_eps(back, eps);
     tensor_ref t[r->nt];
     gpt_tensors(back, NULL, t);
     for (size_t k = 0; k < r->nt; k++)
@@ -1033,7 +1031,7 @@ static void setup(run *r, const corpus *text)
     r->rng = scope_keep_rng(r->sc, rng_new(r->o->seed));
     gsl_rng *windows = scope_keep_rng(r->sc, rng_new(r->o->seed + 1));
     r->w = SCOPE_KEEP(r->sc, gpt_new(&shape, r->rng), gpt_free);
-    r->g = SCOPE_KEEP(r->sc, gpt_new(&shape, NULL), gpt_free);
+    r->g = SCOPE_KEEP(r->sc, gpt_zeros(&shape), gpt_free);
     r->nt = gpt_tensor_count(&shape);
     r->t = SCOPE_KEEP(r->sc, calloc(r->nt, sizeof(tensor_ref)), free);
     gpt_tensors(r->w, r->g, r->t);
@@ -1063,7 +1061,7 @@ static void setup(run *r, const corpus *text)
     if (s->load) {
         chapter_must(checkpoint_load(s->load, r->w, bad, sizeof bad), "loading --load");
         chapter_must(gpt32_from64(r->m32, r->w), "loading --load");
-        r->m32->eps = (float)r->w->blocks[0]->eps; /* the float32 path's norms too */
+        r->m32->eps = (float)r->w->eps; /* the float32 path's norms too */
     }
     r->b64 = (gpt_batch){r->w, r->g, r->tr,
                          SCOPE_KEEP(r->sc, gpt_work_new(r->w, B, T), gpt_work_free)};
@@ -1136,7 +1134,7 @@ static int check_checkpoint(const invent_opts *o, const settings *s, const corpu
                         s->load, have.layers, have.heads, have.dim, have.context,
                         norm_name(have.norm), want.layers, want.heads, want.dim, want.context,
                         norm_name(want.norm));
-    gpt_weights *trial = gpt_new(&want, NULL); /* every tensor read once before any work */
+    gpt_weights *trial = gpt_zeros(&want); /* every tensor read once before any work */
     int status = trial ? checkpoint_load(s->load, trial, why, sizeof why) : INVENT_ENOMEM;
     gpt_free(trial);
     chapter_must(status == INVENT_ENOMEM ? status : INVENT_OK, "reading --load");

@@ -67,7 +67,7 @@ static double first_value(gpt_weights *w)
 
 Test(checkpoint, a_save_over_a_checkpoint_replaces_it_whole_and_a_failed_one_leaves_it)
 {
-    gpt_weights *a = drawn(1), *b = drawn(2), *back = gpt_new(&small, NULL);
+    gpt_weights *a = drawn(1), *b = drawn(2), *back = gpt_zeros(&small);
     char bad[160];
     cr_assert_eq(checkpoint_save(ckpt, a, symbols), INVENT_OK);
     int files = entries(ckpt);
@@ -141,7 +141,7 @@ static void write_numbers(const char *name, const double *x, size_t n)
 
 Test(checkpoint, headers_and_values_are_checked_when_read)
 {
-    gpt_weights *w = drawn(3), *back = gpt_new(&small, NULL);
+    gpt_weights *w = drawn(3), *back = gpt_zeros(&small);
     cr_assert_eq(checkpoint_save(ckpt, w, symbols), INVENT_OK);
     gpt_shape s;
     unsigned char got[256];
@@ -193,12 +193,13 @@ Test(checkpoint, headers_and_values_are_checked_when_read)
  * existed) gets CHECKPOINT_OLD_EPS; a bad one is refused */
 Test(checkpoint, eps_is_saved_and_read_back_and_an_old_checkpoint_gets_the_fixed_default)
 {
-    gpt_weights *w = drawn(5), *back = gpt_new(&small, NULL);
+    gpt_weights *w = drawn(5), *back = gpt_zeros(&small);
     char why[160], path[PATH_MAX];
-    w->blocks[0]->eps = 3e-4;
+    gpt_set_eps(w, 3e-4);
     cr_assert_eq(checkpoint_save(ckpt, w, symbols), INVENT_OK);
     cr_assert_eq(checkpoint_load(ckpt, back, why, sizeof why), INVENT_OK, "%s", why);
-    cr_assert_eq(back->blocks[0]->eps, 3e-4);
+    cr_assert_eq(back->eps, 3e-4);
+    cr_assert_eq(back->blocks[small.layers - 1]->eps, 3e-4);
     const double bad[3] = {0.0, NAN, 2.0};
     for (int k = 0; k < 3; k++) {
         write_numbers("eps", &bad[k], 1);
@@ -209,14 +210,28 @@ Test(checkpoint, eps_is_saved_and_read_back_and_an_old_checkpoint_gets_the_fixed
     cr_assert_eq(unlink(path), 0);
     cr_assert_eq(checkpoint_load(ckpt, back, why, sizeof why), INVENT_OK, "%s", why);
     cr_assert_eq(back->blocks[0]->eps, CHECKPOINT_OLD_EPS);
+    cr_assert_eq(back->eps, CHECKPOINT_OLD_EPS);
     gpt_free(w), gpt_free(back);
+}
+
+/* eps.npy holds one epsilon: weights whose final norm's differs from a block's are
+ * refused before anything is written (the near miss: only the final norm's set) */
+Test(checkpoint, norms_with_different_eps_are_refused_before_any_file)
+{
+    gpt_weights *w = drawn(6);
+    w->eps = 3e-4;
+    cr_assert_eq(checkpoint_save(ckpt, w, symbols), INVENT_ERANGE);
+    cr_assert_eq(access(ckpt, F_OK), -1, "a refused save left %s", ckpt);
+    gpt_set_eps(w, 3e-4);
+    cr_assert_eq(checkpoint_save(ckpt, w, symbols), INVENT_OK);
+    gpt_free(w);
 }
 
 Test(checkpoint, saved_and_loaded_weights_are_identical_and_shapes_are_checked)
 {
     char bad[160];
     gsl_rng *r = rng_new(3);
-    gpt_weights *w = gpt_new(&two_layers, r), *back = gpt_new(&two_layers, NULL);
+    gpt_weights *w = gpt_new(&two_layers, r), *back = gpt_zeros(&two_layers);
     const unsigned char alphabet[9] = "abcdefghi";
     cr_assert_eq(checkpoint_save(ckpt, w, alphabet), INVENT_OK);
     gpt_shape s;
@@ -233,7 +248,7 @@ Test(checkpoint, saved_and_loaded_weights_are_identical_and_shapes_are_checked)
         cr_assert_arr_eq(a[k].value, b[k].value, a[k].size * sizeof(double), "%s", a[k].name);
     gpt_shape wider = two_layers;
     wider.hidden = 24;
-    gpt_weights *other = gpt_new(&wider, NULL);
+    gpt_weights *other = gpt_zeros(&wider);
     cr_assert_eq(checkpoint_load(ckpt, other, bad, sizeof bad), INVENT_ESHAPE);
     cr_assert_str_eq(bad, "l0.W1: its shape does not match the sizes in shape.npy");
     checkpoint_remove(ckpt, w);

@@ -31,7 +31,7 @@ static void move_off_the_draw(gpt_weights *w, gsl_rng *r)
 static double model_error(gpt_shape s, unsigned long seed, size_t B, size_t T)
 {
     gsl_rng *r = rng_new(seed);
-    gpt_weights *w = gpt_new(&s, r), *g = gpt_new(&s, NULL);
+    gpt_weights *w = gpt_new(&s, r), *g = gpt_zeros(&s);
     gpt_trace *tr = gpt_trace_new(w, B, T);
     gpt_work *work = gpt_work_new(w, B, T);
     cr_assert_not_null(work);
@@ -88,7 +88,7 @@ Test(gpt, one_layer_one_head_full_context)
 Test(gpt, random_entries_and_every_embedding_row_agree_too)
 {
     gsl_rng *r = rng_new(4), *pick = rng_new(9);
-    gpt_weights *w = gpt_new(&tiny, r), *g = gpt_new(&tiny, NULL);
+    gpt_weights *w = gpt_new(&tiny, r), *g = gpt_zeros(&tiny);
     move_off_the_draw(w, r);
     gpt_trace *tr = gpt_trace_new(w, 1, 6);
     gpt_work *work = gpt_work_new(w, 1, 6);
@@ -133,6 +133,50 @@ Test(gpt, tensor_list_covers_every_parameter_once)
     gsl_rng_free(r);
 }
 
+/* gpt_new draws and needs a generator; gpt_zeros is the other meaning, spelled
+ * out: every entry 0, gpt_new's shapes, every norm's epsilon block_new's */
+Test(gpt, new_needs_a_generator_and_zeros_are_zero)
+{
+    cr_assert_null(gpt_new(&tiny, NULL));
+    gpt_weights *z = gpt_zeros(&tiny);
+    cr_assert_not_null(z);
+    tensor_ref t[gpt_tensor_count(&tiny)];
+    gpt_tensors(z, NULL, t);
+    for (size_t k = 0; k < gpt_tensor_count(&tiny); k++)
+        for (size_t i = 0; i < t[k].size; i++)
+            cr_assert_eq(t[k].value[i], 0.0, "%s[%zu]", t[k].name, i);
+    cr_assert_eq(z->eps, 1e-5);
+    cr_assert_eq(z->blocks[tiny.layers - 1]->eps, 1e-5);
+    cr_assert_eq(z->blocks[0]->norm, BLOCK_PRE_NORM);
+    gpt_free(z);
+}
+
+/* The final norm reads its own epsilon, not a block's: moving only w->eps moves the
+ * logits (it would not if the final norm borrowed block 0's) */
+Test(gpt, final_norm_reads_its_own_epsilon)
+{
+    gsl_rng *r = rng_new(4);
+    gpt_weights *w = gpt_new(&tiny, r);
+    gpt_trace *tr = gpt_trace_new(w, 1, tiny.context);
+    size_t x[6] = {0, 3, 1, 6, 2, 5};
+    cr_assert_eq(gpt_forward(w, x, NULL, tr, NULL), INVENT_OK);
+    gsl_matrix *before = mat_clone(gpt_logits(tr));
+    w->eps = 0.5;
+    cr_assert_eq(gpt_forward(w, x, NULL, tr, NULL), INVENT_OK);
+    double moved = 0.0;
+    for (size_t i = 0; i < before->size1 * before->size2; i++)
+        moved = fmax(moved, fabs(before->data[i] - gpt_logits(tr)->data[i]));
+    cr_assert_gt(moved, 1e-3, "the final norm ignored its epsilon (%g)", moved);
+    gpt_set_eps(w, 1e-5);
+    cr_assert_eq(gpt_forward(w, x, NULL, tr, NULL), INVENT_OK);
+    for (size_t i = 0; i < before->size1 * before->size2; i++)
+        cr_assert_eq(before->data[i], gpt_logits(tr)->data[i]);
+    gsl_matrix_free(before);
+    gpt_trace_free(tr);
+    gpt_free(w);
+    gsl_rng_free(r);
+}
+
 Test(gpt, refuses_a_context_longer_than_the_positions)
 {
     gsl_rng *r = rng_new(1);
@@ -149,7 +193,7 @@ Test(gpt, backward_refuses_scratch_made_for_another_batch)
 {
     enum { T = 5 };
     gsl_rng *r = rng_new(2);
-    gpt_weights *w = gpt_new(&tiny, r), *g = gpt_new(&tiny, NULL);
+    gpt_weights *w = gpt_new(&tiny, r), *g = gpt_zeros(&tiny);
     gpt_trace *tr = gpt_trace_new(w, 1, T);
     gpt_work *fits = gpt_work_new(w, 1, T), *short_by_one = gpt_work_new(w, 1, T - 1);
     cr_assert(w && g && tr && fits && short_by_one);

@@ -32,7 +32,7 @@ typedef struct {
 static gaps compare(gpt_shape s, unsigned long seed, size_t B, size_t T, int broken)
 {
     gsl_rng *r = rng_new(seed);
-    gpt_weights *w = gpt_new(&s, r), *g = gpt_new(&s, NULL);
+    gpt_weights *w = gpt_new(&s, r), *g = gpt_zeros(&s);
     gpt_trace *tr = gpt_trace_new(w, B, T);
     gpt_work *work = gpt_work_new(w, B, T);
     cr_assert_not_null(work);
@@ -152,7 +152,7 @@ Test(gpt32, the_same_numbers_whatever_the_thread_count)
 Test(gpt32, attention_without_the_mask_follows_the_float64_path)
 {
     gsl_rng *r = rng_new(5);
-    gpt_weights *w = gpt_new(&small, r), *g = gpt_new(&small, NULL);
+    gpt_weights *w = gpt_new(&small, r), *g = gpt_zeros(&small);
     gpt_trace *tr = gpt_trace_new(w, 2, 9);
     gpt_work *work = gpt_work_new(w, 2, 9);
     cr_assert_not_null(work);

@@ -24,7 +24,7 @@ static double probe_error(const gpt_weights *w, const gpt_weights *ref, const si
     gsl_vector *mean = gsl_vector_alloc(T), *rstd = gsl_vector_alloc(T);
     cr_assert_eq(gpt_forward(ref, x, NULL, tr, NULL), INVENT_OK);
     cr_assert_eq(gpt_probe_run(w, x, p), INVENT_OK);
-    cr_assert_eq(layernorm_forward(p->X[tiny.layers], w->gamma, w->beta, w->blocks[0]->eps, H,
+    cr_assert_eq(layernorm_forward(p->X[tiny.layers], w->gamma, w->beta, w->eps, H,
                                    mean, rstd), INVENT_OK);
     cr_assert_eq(linear_forward(H, w->Wout, w->bout, Z), INVENT_OK);
     double err = mat_max_abs_diff(Z, gpt_logits(tr));

@@ -202,7 +202,7 @@ static int write_files(const char *folder, gpt_weights *w, const unsigned char *
     double fields[SHAPE_FIELDS] = {(double)s->vocab, (double)s->context, (double)s->dim,
                                    (double)s->heads, (double)s->layers,  (double)s->hidden,
                                    s->norm == BLOCK_POST_NORM};
-    double vocab[256], eps[1] = {w->blocks[0]->eps};
+    double vocab[256], eps[1] = {w->eps};
     for (size_t k = 0; k < s->vocab; k++)
         vocab[k] = symbols[k];
     char path[PATH_MAX];
@@ -242,10 +242,21 @@ static int put_in_place(const char *temp, const char *target)
     return ok ? 0 : -1;
 }
 
+/* w -> 1 when every norm's epsilon is the final norm's (eps.npy holds one number) */
+static int one_eps(const gpt_weights *w)
+{
+    for (size_t l = 0; l < w->shape.layers; l++)
+        if (w->blocks[l]->eps != w->eps)
+            return 0;
+    return 1;
+}
+
 int checkpoint_save(const char *dir, gpt_weights *w, const unsigned char *symbols)
 {
     char target[PATH_MAX], temp[PATH_MAX], parent[PATH_MAX];
     const char *why;
+    if (!one_eps(w))
+        return INVENT_ERANGE;
     if (target_names(dir, target, temp, &why) != 0) {
         errno = ENAMETOOLONG;
         return INVENT_EIO;
@@ -412,8 +423,8 @@ int checkpoint_load(const char *dir, gpt_weights *w, char *bad, size_t len)
     int status = load_eps(dir, &eps, bad, len);
     for (size_t k = 0; k < count && status == INVENT_OK; k++)
         status = load_tensor(dir, &t[k], bad, len);
-    for (size_t l = 0; l < w->shape.layers && status == INVENT_OK; l++)
-        w->blocks[l]->eps = eps;
+    if (status == INVENT_OK)
+        gpt_set_eps(w, eps);
     return status;
 }
 

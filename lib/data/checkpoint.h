@@ -42,7 +42,8 @@ int checkpoint_check_target(const char *dir, size_t bytes, const char **why);
 
 /* w, symbols: (V) bytes -> the checkpoint at dir, whole or not at all
  * (missing parents are created, an existing checkpoint or empty folder
- * there is replaced); INVENT_EIO with errno on failure */
+ * there is replaced); INVENT_ERANGE, before anything is written, when the
+ * norms' epsilons differ (eps.npy holds one); INVENT_EIO with errno on failure */
 int checkpoint_save(const char *dir, gpt_weights *w, const unsigned char *symbols);
 
 /* dir -> *shape and symbols: (*vocab <= 256) from shape.npy and vocab.npy,

@@ -167,7 +167,7 @@ ablated *ablated_new(ablation a, const gpt_shape *shape, gsl_rng *r)
     m->kind = a;
     m->stretch = 1.0;
     m->w = gpt_new(&s, r);
-    m->g = m->w ? gpt_new(&s, NULL) : NULL;
+    m->g = m->w ? gpt_zeros(&s) : NULL;
     m->n_all = gpt_tensor_count(&s) + (a == ABL_ADDITIVE ? 2 * s.layers : 0);
     m->all = calloc(m->n_all, sizeof *m->all);
     m->train = calloc(m->n_all, sizeof *m->train);

@@ -52,7 +52,7 @@ gpt_weights *gpt_clone(const gpt_weights *w)
     *c = (gpt_weights){.shape = w->shape, .E = mat_clone(w->E), .P = mat_clone(w->P),
                        .blocks = calloc(L, sizeof *c->blocks), .gamma = vector_clone(w->gamma),
                        .beta = vector_clone(w->beta), .Wout = mat_clone(w->Wout),
-                       .bout = vector_clone(w->bout)};
+                       .bout = vector_clone(w->bout), .eps = w->eps};
     int ok = c->E && c->P && c->blocks && c->gamma && c->beta && c->Wout && c->bout;
     for (size_t l = 0; ok && l < L; l++)
         ok = (c->blocks[l] = block_clone(w->blocks[l])) != NULL;

@@ -131,7 +131,7 @@ int gpt_cache_step(const gpt_weights *w, gpt_cache *c, size_t token, gsl_vector 
     for (size_t l = 0; l < s->layers && status == INVENT_OK; l++)
         status = block_step(w->blocks[l], c, l, t);
     if (status == INVENT_OK)
-        status = layernorm_forward(c->x, w->gamma, w->beta, w->blocks[0]->eps, c->h, NULL, NULL);
+        status = layernorm_forward(c->x, w->gamma, w->beta, w->eps, c->h, NULL, NULL);
     gsl_matrix_view z = gsl_matrix_view_vector(logits, 1, s->vocab);
     if (status == INVENT_OK)
         status = linear_forward(c->h, w->Wout, w->bout, &z.matrix);

@@ -37,45 +37,54 @@ static void draw_block_gpt2(block_weights *b, size_t layers, gsl_rng *r)
 
 gpt_weights *gpt_new(const gpt_shape *s, gsl_rng *r)
 {
-    if (s->heads == 0 || s->dim % s->heads != 0 || s->vocab == 0 || s->context == 0 ||
+    if (!r || s->heads == 0 || s->dim % s->heads != 0 || s->vocab == 0 || s->context == 0 ||
         s->layers == 0 || s->hidden == 0)
         return NULL;
     gpt_weights *w = calloc(1, sizeof *w);
-    gsl_rng *draw = r ? r : rng_new(0); /* zeroed below when r is NULL */
-    if (!w || !draw) {
-        free(w);
-        if (!r)
-            gsl_rng_free(draw);
+    if (!w)
         return NULL;
-    }
     w->shape = *s;
-    w->E = mat_gaussian(s->vocab, s->dim, GPT2_SD, draw);
-    w->P = mat_gaussian(s->context, s->dim, s->unit_positions ? 1.0 : GPT2_SD, draw);
+    w->E = mat_gaussian(s->vocab, s->dim, GPT2_SD, r);
+    w->P = mat_gaussian(s->context, s->dim, s->unit_positions ? 1.0 : GPT2_SD, r);
     w->blocks = calloc(s->layers, sizeof *w->blocks);
     int ok = w->E && w->P && w->blocks;
     for (size_t l = 0; ok && l < s->layers; l++)
-        if ((ok = (w->blocks[l] = block_new(s->dim, s->heads, s->hidden, draw)) != NULL)) {
+        if ((ok = (w->blocks[l] = block_new(s->dim, s->heads, s->hidden, r)) != NULL)) {
             w->blocks[l]->norm = s->norm;
-            draw_block_gpt2(w->blocks[l], s->layers, draw);
+            draw_block_gpt2(w->blocks[l], s->layers, r);
         }
     w->gamma = gsl_vector_alloc(s->dim);
     w->beta = gsl_vector_calloc(s->dim);
-    w->Wout = mat_gaussian(s->vocab, s->dim, GPT2_SD, draw);
+    w->Wout = mat_gaussian(s->vocab, s->dim, GPT2_SD, r);
     w->bout = gsl_vector_calloc(s->vocab);
-    if (!r)
-        gsl_rng_free(draw);
     if (!ok || !w->gamma || !w->beta || !w->Wout || !w->bout) {
         gpt_free(w);
         return NULL;
     }
     gsl_vector_set_all(w->gamma, 1.0);
-    if (!r) {
+    w->eps = w->blocks[0]->eps; /* block_new's */
+    return w;
+}
+
+gpt_weights *gpt_zeros(const gpt_shape *s)
+{
+    gsl_rng *r = rng_new(0); /* a draw, overwritten: the shapes and flags are gpt_new's */
+    gpt_weights *w = r ? gpt_new(s, r) : NULL;
+    gsl_rng_free(r);
+    if (w) {
         tensor_ref t[gpt_tensor_count(s)];
         gpt_tensors(w, NULL, t);
         for (size_t k = 0; k < gpt_tensor_count(s); k++)
             memset(t[k].value, 0, t[k].size * sizeof(double));
     }
     return w;
+}
+
+void gpt_set_eps(gpt_weights *w, double eps)
+{
+    w->eps = eps;
+    for (size_t l = 0; l < w->shape.layers; l++)
+        w->blocks[l]->eps = eps;
 }
 
 void gpt_free(gpt_weights *w)
@@ -310,7 +319,7 @@ int gpt_forward(const gpt_weights *w, const size_t *x, const size_t *y, gpt_trac
     if (status == INVENT_OK)
         status = blocks_forward(w, tr);
     if (status == INVENT_OK)
-        status = layernorm_forward(tr->X[L], w->gamma, w->beta, w->blocks[0]->eps, tr->Hf,
+        status = layernorm_forward(tr->X[L], w->gamma, w->beta, w->eps, tr->Hf,
                                    tr->meanf, tr->rstdf);
     if (status == INVENT_OK)
         status = linear_forward(tr->Hf, w->Wout, w->bout, tr->Z);

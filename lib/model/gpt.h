@@ -35,17 +35,24 @@ typedef struct {
     gsl_matrix *E, *P;           /* (V, d) token embedding, (T_max, d) positions */
     block_weights **blocks;      /* L blocks */
     gsl_vector *gamma, *beta;    /* (d): the final norm */
+    double eps;                  /* the final norm's epsilon (each block keeps its own) */
     gsl_matrix *Wout;            /* (V, d) */
     gsl_vector *bout;            /* (V) */
 } gpt_weights;
 
 /* shape, r -> weights drawn as GPT-2 draws them (Radford et al., 2019): E, P, W_out and
  * every block's matrices ~ N(0, 0.02^2), except the residual projections W_o and W2 at
- * 0.02 / sqrt(2L) (P ~ N(0, 1) with unit_positions); zero biases, unit gains; r NULL:
- * every entry 0 (room for gradients or moments); NULL on no memory or sizes
- * that do not fit */
+ * 0.02 / sqrt(2L) (P ~ N(0, 1) with unit_positions); zero biases, unit gains, every
+ * norm's epsilon 1e-5; NULL on no memory, r NULL or sizes that do not fit */
 gpt_weights *gpt_new(const gpt_shape *shape, gsl_rng *r);
+
+/* shape -> weights of that shape with every entry 0 (room for gradients), or NULL
+ * as gpt_new */
+gpt_weights *gpt_zeros(const gpt_shape *shape);
 void gpt_free(gpt_weights *w);
+
+/* w, eps > 0 -> every norm's epsilon, the final one's and each block's, set to eps */
+void gpt_set_eps(gpt_weights *w, double eps);
 
 /* -> how many tensors gpt_tensors lists for this shape: 2 + 12 L + 4 */
 size_t gpt_tensor_count(const gpt_shape *shape);
