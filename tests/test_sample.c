@@ -1,10 +1,13 @@
 /* Unit tests: generation with the key-value cache gives the logits of the
- * full forward pass; sampling respects top-k. */
+ * full forward pass, for the full model, for every ablated variant and for
+ * blocks without skips or norms; sampling respects top-k. */
 #include <criterion/criterion.h>
+#include <gsl/gsl_randist.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "ablation.h"
 #include "gpt.h"
 #include "rng.h"
 #include "sample.h"
@@ -48,6 +51,92 @@ Test(sample, cached_logits_equal_the_full_pass_post_norm)
     gpt_shape s = small;
     s.norm = BLOCK_POST_NORM;
     cr_assert(cache_gap(s) < 1e-12);
+}
+
+/* w, read by gpt_forward over tokens[0..n) -> the largest difference between each
+ * row of its logits and the cached step's at that position */
+static double variant_gap(const gpt_weights *w, const size_t *tokens, size_t n)
+{
+    gpt_cache *c = gpt_cache_new(w);
+    gpt_trace *tr = gpt_trace_new(w, 1, n);
+    gsl_vector *z = gsl_vector_alloc(w->shape.vocab);
+    cr_assert(c && tr && z);
+    cr_assert_eq(gpt_forward(w, tokens, NULL, tr, NULL), INVENT_OK);
+    double worst = 0.0;
+    for (size_t t = 0; t < n; t++) {
+        cr_assert_eq(gpt_cache_step(w, c, tokens[t], z), INVENT_OK);
+        for (size_t i = 0; i < w->shape.vocab; i++)
+            worst = fmax(worst, fabs(gsl_matrix_get(gpt_logits(tr), t, i) - z->data[i]));
+    }
+    gsl_vector_free(z);
+    gpt_trace_free(tr);
+    gpt_cache_free(c);
+    return worst;
+}
+
+/* Every ablated model of chapter 14 (the additive score, free A's heads of size d,
+ * no W_o, no MLP, ...), moved off its small draw so that every score matters, and
+ * evaluated as it is (causal): the cached step gives gpt_forward's logits. Before
+ * the step scored through mha_head_weights, the additive model's differed. */
+Test(sample, cached_logits_equal_the_full_pass_for_every_ablated_model)
+{
+    size_t tokens[7] = {3, 1, 4, 1, 5, 8, 2};
+    for (ablation a = ABL_FULL; a < ABL_COUNT; a++) {
+        gsl_rng *r = rng_new(10 + a);
+        ablated *m = ablated_new(a, &small, r);
+        cr_assert_not_null(m);
+        for (size_t k = 0; k < m->n_train; k++)
+            for (size_t i = 0; i < m->train[k].size; i++)
+                m->train[k].value[i] += 0.3 * gsl_ran_gaussian(r, 1.0);
+        gpt_trace *tr = gpt_trace_new(m->w, 1, small.context);
+        double loss; /* an evaluation pass sets W_q from Theta and leaves the mask causal */
+        cr_assert_eq(ablated_forward(m, tokens, tokens, tr, 0, &loss), INVENT_OK);
+        double gap = variant_gap(m->w, tokens, small.context);
+        cr_assert(gap < 1e-12, "%s: cached logits differ by %g", ablation_name(a), gap);
+        gpt_trace_free(tr);
+        ablated_free(m);
+        gsl_rng_free(r);
+    }
+}
+
+/* Blocks without skips, or without norms (chapter 12's ablations of the block), in both
+ * orders of the norms: the step puts each where the forward pass does */
+Test(sample, cached_logits_equal_the_full_pass_without_skips_or_norms)
+{
+    size_t tokens[7] = {3, 1, 4, 1, 5, 8, 2};
+    for (int k = 0; k < 4; k++) {
+        gpt_shape s = small;
+        s.norm = k % 2 ? BLOCK_POST_NORM : BLOCK_PRE_NORM;
+        gsl_rng *r = rng_new(20 + k);
+        gpt_weights *w = gpt_new(&s, r);
+        for (size_t l = 0; l < s.layers; l++) {
+            w->blocks[l]->no_skips = k < 2;
+            w->blocks[l]->no_norms = k >= 2;
+            rng_fill_gaussian(w->blocks[l]->attn->Wq, r, 0.5);
+        }
+        double gap = variant_gap(w, tokens, s.context);
+        cr_assert(gap < 1e-12, "case %d: cached logits differ by %g", k, gap);
+        gpt_free(w);
+        gsl_rng_free(r);
+    }
+}
+
+/* A cache made for one model's heads is refused by a model whose heads are wider
+ * (free A's, of size d): INVENT_ESHAPE, not a read past the cache's columns */
+Test(sample, a_cache_for_other_heads_is_refused)
+{
+    gsl_rng *r = rng_new(7);
+    gpt_weights *w = gpt_new(&small, r);
+    ablated *wide = ablated_new(ABL_FREE_A, &small, r);
+    gpt_cache *c = gpt_cache_new(w);
+    gsl_vector *z = gsl_vector_alloc(small.vocab);
+    cr_assert_eq(gpt_cache_step(wide->w, c, 1, z), INVENT_ESHAPE);
+    cr_assert_eq(gpt_cache_step(w, c, 1, z), INVENT_OK);
+    gsl_vector_free(z);
+    gpt_cache_free(c);
+    ablated_free(wide);
+    gpt_free(w);
+    gsl_rng_free(r);
 }
 
 Test(sample, top_k_draws_only_among_the_k_largest)

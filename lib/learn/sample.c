@@ -8,11 +8,13 @@
 
 #include "layernorm.h"
 #include "linear.h"
+#include "mat.h"
 #include "status.h"
 
 gpt_cache *gpt_cache_new(const gpt_weights *w)
 {
     const gpt_shape *s = &w->shape;
+    const mha_weights *m = w->blocks[0]->attn;
     gpt_cache *c = calloc(1, sizeof *c);
     if (!c)
         return NULL;
@@ -21,13 +23,14 @@ gpt_cache *gpt_cache_new(const gpt_weights *w)
     c->V = calloc(s->layers, sizeof *c->V);
     int ok = c->K && c->V;
     for (size_t l = 0; ok && l < s->layers; l++)
-        ok = (c->K[l] = gsl_matrix_alloc(s->context, s->dim)) &&
-             (c->V[l] = gsl_matrix_alloc(s->context, s->dim));
-    gsl_matrix **rows[] = {&c->x, &c->h, &c->q, &c->c, &c->a};
+        ok = (c->K[l] = gsl_matrix_alloc(s->context, m->Wk->size1)) &&
+             (c->V[l] = gsl_matrix_alloc(s->context, m->Wv->size1));
+    gsl_matrix **rows[] = {&c->x, &c->h, &c->a, &c->f};
     for (size_t k = 0; ok && k < sizeof rows / sizeof rows[0]; k++)
         ok = (*rows[k] = gsl_matrix_alloc(1, s->dim)) != NULL;
-    ok = ok && (c->mlp = mlp_trace_new(1, w->blocks[0]->mlp)) &&
-         (c->f = gsl_matrix_alloc(1, s->dim)) && (c->s = gsl_vector_alloc(s->context));
+    ok = ok && (c->q = gsl_matrix_alloc(1, m->Wq->size1)) &&
+         (c->c = gsl_matrix_alloc(1, m->Wv->size1)) &&
+         (c->mlp = mlp_trace_new(1, w->blocks[0]->mlp)) && (c->s = gsl_vector_alloc(s->context));
     if (!ok) {
         gpt_cache_free(c);
         return NULL;
@@ -70,51 +73,83 @@ int cache_attend(const gsl_matrix *K, const gsl_matrix *V, const gsl_vector *q, 
     return INVENT_OK;
 }
 
-/* h: (1, d), the cache up to row t of layer l -> c->a: (1, d) = W_o [head outputs] */
+/* c was made for heads of m's sizes in layer l */
+static int cache_fits(const mha_weights *m, const gpt_cache *c, size_t l)
+{
+    return c->q->size2 == m->Wq->size1 && c->K[l]->size2 == m->Wk->size1 &&
+           c->c->size2 == m->Wv->size1 && c->V[l]->size2 == m->Wv->size1;
+}
+
+/* h: (1, d), the cache up to row t of layer l -> c->a: (1, d) = W_o [head outputs], each
+ * head's weights over the t + 1 cached keys scored as the forward pass scores them */
 static int attend(const mha_weights *m, gpt_cache *c, size_t l, size_t t)
 {
-    size_t d = m->Wo->size1, dk = d / m->heads;
-    gsl_matrix_view k_row = gsl_matrix_submatrix(c->K[l], t, 0, 1, d);
-    gsl_matrix_view v_row = gsl_matrix_submatrix(c->V[l], t, 0, 1, d);
+    size_t H = m->heads, dk = c->q->size2 / H, dv = c->c->size2 / H;
+    gsl_matrix_view k_row = gsl_matrix_submatrix(c->K[l], t, 0, 1, H * dk);
+    gsl_matrix_view v_row = gsl_matrix_submatrix(c->V[l], t, 0, 1, H * dv);
+    gsl_matrix_view w = gsl_matrix_view_array(c->s->data, 1, t + 1);
     int status = linear_forward(c->h, m->Wq, NULL, c->q);
     if (status == INVENT_OK)
         status = linear_forward(c->h, m->Wk, NULL, &k_row.matrix);
     if (status == INVENT_OK)
         status = linear_forward(c->h, m->Wv, NULL, &v_row.matrix);
-    for (size_t j = 0; j < m->heads && status == INVENT_OK; j++) {
-        gsl_matrix_const_view Kj = gsl_matrix_const_submatrix(c->K[l], 0, j * dk, t + 1, dk);
-        gsl_matrix_const_view Vj = gsl_matrix_const_submatrix(c->V[l], 0, j * dk, t + 1, dk);
-        gsl_vector_view qj = gsl_vector_view_array(c->q->data + j * dk, dk);
-        gsl_vector_view cj = gsl_vector_view_array(c->c->data + j * dk, dk);
-        gsl_vector_view s = gsl_vector_subvector(c->s, 0, t + 1);
-        status = cache_attend(&Kj.matrix, &Vj.matrix, &qj.vector, &s.vector, &cj.vector);
+    for (size_t j = 0; j < H && status == INVENT_OK; j++) {
+        gsl_matrix_view qj = gsl_matrix_submatrix(c->q, 0, j * dk, 1, dk);
+        gsl_matrix_view Kj = gsl_matrix_submatrix(c->K[l], 0, j * dk, t + 1, dk);
+        gsl_matrix_view Vj = gsl_matrix_submatrix(c->V[l], 0, j * dv, t + 1, dv);
+        gsl_matrix_view cj = gsl_matrix_submatrix(c->c, 0, j * dv, 1, dv);
+        status = mha_head_weights(m, j, &qj.matrix, &Kj.matrix, ATTN_BIDIRECTIONAL, &w.matrix);
+        if (status == INVENT_OK)
+            status = mat_mul(&w.matrix, CblasNoTrans, &Vj.matrix, CblasNoTrans, &cj.matrix);
     }
     return status == INVENT_OK ? linear_forward(c->c, m->Wo, NULL, c->a) : status;
 }
 
-/* c->x: (1, d), one token's stream -> the stream after block l */
+/* X: (1, d) -> Y = LN(X) with this gain and shift, or Y = X in a block without norms */
+static int norm_step(const block_weights *b, const gsl_matrix *X, const gsl_vector *gamma,
+                     const gsl_vector *beta, gsl_matrix *Y)
+{
+    if (!b->no_norms)
+        return layernorm_forward(X, gamma, beta, b->eps, Y, NULL, NULL);
+    gsl_matrix_memcpy(Y, X);
+    return INVENT_OK;
+}
+
+/* R: (1, d) the stream, F: a sublayer's output -> R = R + F, or R = F without skips */
+static void skip_step(const block_weights *b, gsl_matrix *R, const gsl_matrix *F)
+{
+    if (b->no_skips)
+        gsl_matrix_memcpy(R, F);
+    else
+        gsl_matrix_add(R, F);
+}
+
+/* c->x: (1, d), one token's stream -> the stream after block l (block.h's two orders:
+ * post-norm x = LN2(h + MLP(h)), h = LN1(x + MHA(x)); pre-norm r = x + MHA(LN1(x)),
+ * x = r + MLP(LN2(r))) */
 static int block_step(const block_weights *b, gpt_cache *c, size_t l, size_t t)
 {
     int post = b->norm == BLOCK_POST_NORM;
+    if (!cache_fits(b->attn, c, l))
+        return INVENT_ESHAPE;
     int status = post ? (gsl_matrix_memcpy(c->h, c->x), INVENT_OK)
-                      : layernorm_forward(c->x, b->gamma1, b->beta1, b->eps, c->h, NULL, NULL);
+                      : norm_step(b, c->x, b->gamma1, b->beta1, c->h);
     if (status == INVENT_OK)
         status = attend(b->attn, c, l, t);
     if (status != INVENT_OK)
         return status;
-    gsl_matrix_add(c->x, c->a);
-    status = layernorm_forward(c->x, post ? b->gamma1 : b->gamma2, post ? b->beta1 : b->beta2,
-                               b->eps, c->h, NULL, NULL);
+    skip_step(b, c->x, c->a);
+    status = norm_step(b, c->x, post ? b->gamma1 : b->gamma2, post ? b->beta1 : b->beta2, c->h);
     if (status == INVENT_OK)
         status = mlp_forward(b->mlp, c->h, c->mlp, c->f);
     if (status != INVENT_OK)
         return status;
     if (!post) {
-        gsl_matrix_add(c->x, c->f);
+        skip_step(b, c->x, c->f);
         return INVENT_OK;
     }
-    gsl_matrix_add(c->h, c->f);
-    return layernorm_forward(c->h, b->gamma2, b->beta2, b->eps, c->x, NULL, NULL);
+    skip_step(b, c->h, c->f);
+    return norm_step(b, c->h, b->gamma2, b->beta2, c->x);
 }
 
 int gpt_cache_step(const gpt_weights *w, gpt_cache *c, size_t token, gsl_vector *logits)

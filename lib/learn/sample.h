@@ -2,7 +2,12 @@
  * the keys and values of the tokens seen so far, so each new token costs
  * one row of projections and one row of scores per layer instead of a
  * whole forward pass over the prefix (chapter 5's cache, now per layer and
- * head, for keys and values). */
+ * head, for keys and values). The step honours every variant gpt_forward
+ * computes: each head scores as the forward pass does (mha_head_weights: the
+ * scaled product or the additive score, heads of any size), and each block's
+ * norms and skips are where its flags put them. It is always causal, as
+ * evaluation is: a block told to see the future (an ablation's training)
+ * cannot, since the future is not generated yet. */
 #ifndef INVENT_SAMPLE_H
 #define INVENT_SAMPLE_H
 
@@ -15,10 +20,12 @@
 
 typedef struct {
     size_t layers, len;   /* tokens cached so far (at most T_max) */
-    gsl_matrix **K, **V;  /* per layer (T_max, d): row i holds token i's key or value */
-    gsl_matrix *x, *h, *q, *c, *a, *f; /* (1, d) rows: one token's scratch */
+    gsl_matrix **K, **V;  /* per layer (T_max, H dk), (T_max, H dv): row i holds token i's
+                           * keys or values, head j in column block j */
+    gsl_matrix *x, *h, *a, *f; /* (1, d) rows: one token's scratch */
+    gsl_matrix *q, *c;    /* (1, H dk) its queries, (1, H dv) its heads' outputs */
     mlp_trace *mlp;       /* (1, m): the MLP's hidden units for that token */
-    gsl_vector *s;        /* (T_max): one head's scores */
+    gsl_vector *s;        /* (T_max): one head's weights */
 } gpt_cache;
 
 /* K, V: (n, dk) one head's cached keys and values, the new token's in row n - 1; q: (dk)
@@ -27,12 +34,14 @@ typedef struct {
 int cache_attend(const gsl_matrix *K, const gsl_matrix *V, const gsl_vector *q, gsl_vector *s,
                  gsl_vector *out);
 
-/* w -> an empty cache for up to T_max tokens, or NULL */
+/* w -> an empty cache for up to T_max tokens, sized for w's heads, or NULL */
 gpt_cache *gpt_cache_new(const gpt_weights *w);
 void gpt_cache_free(gpt_cache *c);
 
-/* token at position c->len -> logits: (V) for the token after it; the
- * token's keys and values join the cache; INVENT_ERANGE when it is full */
+/* token at position c->len -> logits: (V) for the token after it, those of
+ * gpt_forward's row c->len on the tokens so far; the token's keys and values
+ * join the cache; INVENT_ERANGE when it is full, INVENT_ESHAPE when c was made
+ * for weights of other sizes */
 int gpt_cache_step(const gpt_weights *w, gpt_cache *c, size_t token, gsl_vector *logits);
 
 /* logits: (V), temperature > 0, top_k (0: all V), r -> a token drawn from

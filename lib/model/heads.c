@@ -159,22 +159,26 @@ static int shapes_fit(const mha_weights *w, const gsl_matrix *X, const mha_trace
            tr->V->size2 == w->Wv->size1 && tr->A->size1 == H * T && tr->A->size2 == T;
 }
 
-/* head j: A_j = softmax(scale Q_j K_j^T + M) (or the additive score's), C_j = A_j V_j,
- * all in views of tr */
+int mha_head_weights(const mha_weights *w, size_t j, const gsl_matrix *Qj,
+                     const gsl_matrix *Kj, attn_mask mask, gsl_matrix *Aj)
+{
+    if (j >= w->heads)
+        return INVENT_ERANGE;
+    if (!w->additive)
+        return attn_weights(Qj, Kj, 1.0 / sqrt((double)Qj->size2), mask, Aj);
+    gsl_vector_const_view b = gsl_matrix_const_row(w->additive->b, j),
+                          v = gsl_matrix_const_row(w->additive->v, j);
+    return additive_weights(Qj, Kj, &b.vector, &v.vector, mask, Aj);
+}
+
+/* head j: A_j = its weights (mha_head_weights), C_j = A_j V_j, all in views of tr */
 static int one_head(const mha_weights *w, mha_trace *tr, size_t j, attn_mask mask)
 {
-    size_t heads = w->heads, T = tr->Q->size1, dk = tr->Q->size2 / heads;
+    size_t heads = w->heads, T = tr->Q->size1;
     gsl_matrix_view Qj = heads_columns(tr->Q, heads, j), Kj = heads_columns(tr->K, heads, j);
     gsl_matrix_view Vj = heads_columns(tr->V, heads, j), Cj = heads_columns(tr->C, heads, j);
     gsl_matrix_view Aj = gsl_matrix_submatrix(tr->A, j * T, 0, T, T);
-    int status;
-    if (w->additive) {
-        gsl_vector_const_view b = gsl_matrix_const_row(w->additive->b, j),
-                              v = gsl_matrix_const_row(w->additive->v, j);
-        status = additive_weights(&Qj.matrix, &Kj.matrix, &b.vector, &v.vector, mask,
-                                  &Aj.matrix);
-    } else
-        status = attn_weights(&Qj.matrix, &Kj.matrix, 1.0 / sqrt((double)dk), mask, &Aj.matrix);
+    int status = mha_head_weights(w, j, &Qj.matrix, &Kj.matrix, mask, &Aj.matrix);
     if (status == INVENT_OK)
         status = mat_mul(&Aj.matrix, CblasNoTrans, &Vj.matrix, CblasNoTrans, &Cj.matrix);
     return status;

@@ -75,6 +75,13 @@ void mha_trace_free(mha_trace *tr);
 mha_work *mha_work_new(size_t T, const mha_weights *w);
 void mha_work_free(mha_work *work);
 
+/* Qj: (T, dk), Kj: (T', dk), head j's queries and keys -> Aj: (T, T'), its attention
+ * weights as the forward pass scores them: softmax(Qj Kj^T / sqrt(dk) + M), or the
+ * additive score's (w->additive); the one place a head's score is chosen, shared by
+ * mha_forward and generation's one-token step (sample.h) */
+int mha_head_weights(const mha_weights *w, size_t j, const gsl_matrix *Qj,
+                     const gsl_matrix *Kj, attn_mask mask, gsl_matrix *Aj);
+
 /* X: (T, d) -> out: (T, d) = C W_o^T, where column block j of C is
  * attn(X W_q^(j)T, X W_k^(j)T, X W_v^(j)T) with scale 1/sqrt(dk) and the mask;
  * tr: a trace for T tokens (mha_trace_new) that receives every intermediate;
