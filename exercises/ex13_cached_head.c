@@ -30,9 +30,9 @@
  *     largest score first, then the weighted sum); K and V may be views whose
  *     rows lie further apart than their width (a tda), q, k, v, out views
  *     with a stride.
- * Write it yourself: the grade refuses calls to cache_attend and to the
- * generation functions built on it, gpt_cache_step, gpt_generate_next and
- * gpt_generate.
+ * Write it yourself: the grade refuses calls to cache_attend, the library's
+ * own form of this step, and to the generation functions that compute it
+ * too, gpt_cache_step, gpt_generate_next and gpt_generate.
  * Grade: make exercise13   Hints: make hint 13 (then LEVEL=2, LEVEL=3) */
 #include <math.h>
 
