@@ -127,7 +127,7 @@ Test(additive, inside_two_heads_the_bias_and_read_out_gradients_agree)
     gsl_rng *rng = rng_new(4);
     mha_weights *w = mha_new(d, H, d / H, d / H, rng), *g = mha_new(d, H, d / H, d / H, rng);
     w->additive = additive_new(H, d / H, rng);
-    g->additive = additive_new(H, d / H, NULL);
+    g->additive = additive_zeros(H, d / H);
     gsl_matrix_add_constant(w->additive->b, 0.3);
     mha_trace *tr = mha_trace_new(T, w);
     mha_case c = {w, mat_gaussian(T, d, 1.0, rng), mat_gaussian(T, d, 1.0, rng),
@@ -151,5 +151,20 @@ Test(additive, inside_two_heads_the_bias_and_read_out_gradients_agree)
     gsl_matrix_free(c.X);
     gsl_matrix_free(c.R);
     gsl_matrix_free(c.out);
+    gsl_rng_free(rng);
+}
+
+/* additive_new draws and needs a generator; additive_zeros is the zeroed score,
+ * room for gradients */
+Test(additive, new_needs_a_generator_and_zeros_are_zero)
+{
+    gsl_rng *rng = rng_new(2);
+    cr_assert_null(additive_new(2, 3, NULL));
+    additive_score *z = additive_zeros(2, 3), *a = additive_new(2, 3, rng);
+    cr_assert(z && a);
+    cr_assert(gsl_matrix_isnull(z->b) && gsl_matrix_isnull(z->v));
+    cr_assert(gsl_matrix_isnull(a->b) && !gsl_matrix_isnull(a->v));
+    additive_free(z);
+    additive_free(a);
     gsl_rng_free(rng);
 }

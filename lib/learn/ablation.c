@@ -104,7 +104,7 @@ static int make_theta(ablated *m)
 static int add_block_score(ablated *m, size_t l, gsl_rng *r, size_t k)
 {
     size_t H = m->w->shape.heads, rank = m->w->shape.dim / H;
-    additive_score *a = additive_new(H, rank, r), *g = additive_new(H, rank, NULL);
+    additive_score *a = additive_new(H, rank, r), *g = additive_zeros(H, rank);
     m->w->blocks[l]->attn->additive = a;
     m->g->blocks[l]->attn->additive = g;
     if (!a || !g)

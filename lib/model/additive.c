@@ -6,11 +6,12 @@
 #include <gsl/gsl_blas.h>
 
 #include "mask.h"
-#include "mat.h"
+#include "rng.h"
 #include "softmax.h"
 #include "status.h"
 
-additive_score *additive_new(size_t heads, size_t r, gsl_rng *rng)
+/* H, r -> b = 0 and v = 0, or NULL */
+static additive_score *additive_alloc(size_t heads, size_t r)
 {
     if (heads == 0 || r == 0)
         return NULL;
@@ -18,12 +19,25 @@ additive_score *additive_new(size_t heads, size_t r, gsl_rng *rng)
     if (!a)
         return NULL;
     a->b = gsl_matrix_calloc(heads, r);
-    a->v = rng ? mat_gaussian(heads, r, 1.0 / sqrt((double)r), rng) : gsl_matrix_calloc(heads, r);
+    a->v = gsl_matrix_calloc(heads, r);
     if (!a->b || !a->v) {
         additive_free(a);
         return NULL;
     }
     return a;
+}
+
+additive_score *additive_new(size_t heads, size_t r, gsl_rng *rng)
+{
+    additive_score *a = rng ? additive_alloc(heads, r) : NULL;
+    if (a)
+        rng_fill_gaussian(a->v, rng, 1.0 / sqrt((double)r));
+    return a;
+}
+
+additive_score *additive_zeros(size_t heads, size_t r)
+{
+    return additive_alloc(heads, r);
 }
 
 void additive_free(additive_score *a)

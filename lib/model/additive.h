@@ -23,8 +23,11 @@ typedef struct additive_score {
 } additive_score;
 
 /* H, r, rng -> b = 0, v ~ N(0, 1/r) (scores of order one, as the scaled
- * product's); rng NULL: every entry 0 (room for gradients); NULL on no memory */
+ * product's); NULL on no memory, rng NULL or a size 0 */
 additive_score *additive_new(size_t heads, size_t r, gsl_rng *rng);
+
+/* H, r -> b = 0, v = 0 (room for gradients); NULL on no memory or a size 0 */
+additive_score *additive_zeros(size_t heads, size_t r);
 void additive_free(additive_score *a);
 
 /* Q: (T, r), K: (T', r), b, v: (r) -> W: (T, T') = softmax_rows(S + M),
