@@ -12,7 +12,8 @@ OPT      ?= -O2 -g
 SAN      ?=
 SAN_ON   := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 SANFLAGS := $(if $(SAN),$(SAN_ON))
-CPPFLAGS += $(INCLUDES) -DINVENT_PLOTS_DIR='"$(CURDIR)/plots"' -DINVENT_PLOT_OUT='"$(PLOT_DIR)"'
+CPPFLAGS += $(INCLUDES) -DINVENT_PLOTS_DIR='"$(CURDIR)/plots"' -DINVENT_PLOT_OUT='"$(PLOT_DIR)"' \
+            -DINVENT_RESULTS_DIR='"$(CURDIR)/results"'
 CFLAGS   += -std=gnu11 $(OPT) -Wall -Wextra -Werror -MMD -MP $(SANFLAGS)
 LDFLAGS  += $(SANFLAGS)
 LDLIBS   := -lgsl -lopenblas -lm

@@ -74,6 +74,11 @@
 #define POINTS 8         /* points of each learning curve */
 #define MAX_SEEDS 12
 #define FULL_RESULTS "results/ch14_full.tsv" /* --full's table, committed after a run */
+#ifndef INVENT_RESULTS_DIR
+#define INVENT_RESULTS_DIR "results"
+#endif
+/* the committed table the quick run compares itself with, wherever it is run from */
+#define STORED_FULL_RESULTS INVENT_RESULTS_DIR "/ch14_full.tsv"
 #define FULL_RUNS "results/ch14_runs.tsv"    /* --full's run log */
 
 typedef struct {
@@ -1014,7 +1019,7 @@ static void plot_positions(const run *r)
 /* the quick run's verdicts set against the stored --full table's, where they differ */
 static void against_full_text(const run *r)
 {
-    FILE *f = r->s->full ? NULL : fopen(FULL_RESULTS, "r");
+    FILE *f = r->s->full ? NULL : fopen(STORED_FULL_RESULTS, "r");
     if (!f)
         return;
     char line[512], differ[1200] = "";
