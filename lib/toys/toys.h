@@ -3,7 +3,12 @@
  * training loop with its curves, the tasks, the models that learn a score, a
  * bilinear form, recall and one block; and the finite-difference check of
  * every hand-written backward pass of the model layer. May include core,
- * runtime and model (lib/layers.txt). */
+ * runtime and model (lib/layers.txt).
+ * Its training is not lib/learn's, on purpose: these learners see one example
+ * (a matrix) at a time and step with Adam as Kingma and Ba (2015) write it, the
+ * form exercise 12b asks for; lib/learn's train_step takes batches of tokens and
+ * steps with AdamW in PyTorch's order of operations, with clipping, a schedule
+ * and float32 moments, so that chapter 13 can follow PyTorch step for step. */
 #ifndef INVENT_LAYER_TOYS_H
 #define INVENT_LAYER_TOYS_H
 
