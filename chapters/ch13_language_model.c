@@ -1060,8 +1060,7 @@ static void setup(run *r, const corpus *text)
     char bad[32];
     if (s->load) {
         chapter_must(checkpoint_load(s->load, r->w, bad, sizeof bad), "loading --load");
-        chapter_must(gpt32_from64(r->m32, r->w), "loading --load");
-        r->m32->eps = (float)r->w->eps; /* the float32 path's norms too */
+        chapter_must(gpt32_from64(r->m32, r->w), "loading --load"); /* eps too */
     }
     r->b64 = (gpt_batch){r->w, r->g, r->tr,
                          SCOPE_KEEP(r->sc, gpt_work_new(r->w, B, T), gpt_work_free)};

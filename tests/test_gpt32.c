@@ -185,3 +185,23 @@ Test(gpt32, attention_without_the_mask_follows_the_float64_path)
     gpt_free(g);
     gsl_rng_free(r);
 }
+
+/* The float32 model takes its norms' epsilon from the float64 weights it is loaded
+ * from (a --load of a checkpoint with another eps), and refuses weights whose norms
+ * differ (the near miss: only the final norm's changed), leaving its own as it was */
+Test(gpt32, from64_carries_the_epsilon_and_refuses_mixed_ones)
+{
+    gsl_rng *r = rng_new(8);
+    gpt_weights *w = gpt_new(&small, r);
+    gpt32 *m = gpt32_new(&small, 1, 4);
+    cr_assert(w && m);
+    gpt_set_eps(w, 3e-4);
+    cr_assert_eq(gpt32_from64(m, w), INVENT_OK);
+    cr_assert_eq(m->eps, (float)3e-4);
+    w->eps = 1e-3;
+    cr_assert_eq(gpt32_from64(m, w), INVENT_ERANGE);
+    cr_assert_eq(m->eps, (float)3e-4);
+    gpt32_free(m);
+    gpt_free(w);
+    gsl_rng_free(r);
+}

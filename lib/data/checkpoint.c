@@ -242,20 +242,11 @@ static int put_in_place(const char *temp, const char *target)
     return ok ? 0 : -1;
 }
 
-/* w -> 1 when every norm's epsilon is the final norm's (eps.npy holds one number) */
-static int one_eps(const gpt_weights *w)
-{
-    for (size_t l = 0; l < w->shape.layers; l++)
-        if (w->blocks[l]->eps != w->eps)
-            return 0;
-    return 1;
-}
-
 int checkpoint_save(const char *dir, gpt_weights *w, const unsigned char *symbols)
 {
     char target[PATH_MAX], temp[PATH_MAX], parent[PATH_MAX];
     const char *why;
-    if (!one_eps(w))
+    if (!gpt_one_eps(w)) /* eps.npy holds one number */
         return INVENT_ERANGE;
     if (target_names(dir, target, temp, &why) != 0) {
         errno = ENAMETOOLONG;

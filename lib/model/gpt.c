@@ -87,6 +87,14 @@ void gpt_set_eps(gpt_weights *w, double eps)
         w->blocks[l]->eps = eps;
 }
 
+int gpt_one_eps(const gpt_weights *w)
+{
+    for (size_t l = 0; l < w->shape.layers; l++)
+        if (w->blocks[l]->eps != w->eps)
+            return 0;
+    return 1;
+}
+
 void gpt_free(gpt_weights *w)
 {
     if (!w)

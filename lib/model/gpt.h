@@ -54,6 +54,10 @@ void gpt_free(gpt_weights *w);
 /* w, eps > 0 -> every norm's epsilon, the final one's and each block's, set to eps */
 void gpt_set_eps(gpt_weights *w, double eps);
 
+/* w -> 1 when every block's norms share the final norm's epsilon (what a checkpoint
+ * or the float32 model, holding one, can keep), else 0 */
+int gpt_one_eps(const gpt_weights *w);
+
 /* -> how many tensors gpt_tensors lists for this shape: 2 + 12 L + 4 */
 size_t gpt_tensor_count(const gpt_shape *shape);
 

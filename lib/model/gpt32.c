@@ -245,7 +245,9 @@ static int tensors_of(const gpt32 *m, const gpt_weights *w, tensor_ref *t)
 int gpt32_from64(gpt32 *m, const gpt_weights *w)
 {
     tensor_ref t[m->count];
-    int status = tensors_of(m, w, t);
+    int status = gpt_one_eps(w) ? tensors_of(m, w, t) : INVENT_ERANGE;
+    if (status == INVENT_OK)
+        m->eps = (float)w->eps;
     for (size_t k = 0; status == INVENT_OK && k < m->count; k++)
         for (size_t i = 0; i < t[k].size; i++)
             m->t[k].value32[i] = (float)t[k].value[i];

@@ -44,7 +44,7 @@ typedef struct {
     size_t n;          /* numbers learned */
     float *params;     /* (n) */
     float *grads;      /* (n) */
-    float eps;         /* the norms' epsilon (block_new's) */
+    float eps;         /* the norms' epsilon (block_new's; gpt32_from64 copies w's) */
     int see_future;    /* 0: causal attention; 1: none (chapter 14's ablation) */
     gpt32_variant v;   /* the blocks' variant: v.dk fixed by gpt32_new_variant, v.scale and
                           v.no_mlp free to change between passes */
@@ -64,10 +64,12 @@ gpt32 *gpt32_new_variant(const gpt_shape *shape, const gpt32_variant *v, size_t 
 void gpt32_free(gpt32 *m);
 
 /* w: float64 weights of m's shape (and tensor sizes, and an additive score
- * where m has one) -> m's weights, each rounded to float32 */
+ * where m has one) -> m's weights, each rounded to float32, and m's epsilon
+ * w's; INVENT_ERANGE when w's norms have different epsilons (m holds one) */
 int gpt32_from64(gpt32 *m, const gpt_weights *w);
 
-/* m -> w: float64 weights of m's shape, each m's number exactly */
+/* m -> w: float64 weights of m's shape, each m's number exactly (w's epsilons,
+ * kept in double, are left as they are) */
 int gpt32_to64(const gpt32 *m, gpt_weights *w);
 
 /* x: (B*T) tokens, y: (B*T) next tokens or NULL -> the logits (gpt32_logits)
