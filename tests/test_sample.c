@@ -88,32 +88,32 @@ Test(sample, cached_logits_equal_the_full_pass_for_every_ablated_model)
         for (size_t k = 0; k < m->n_train; k++)
             for (size_t i = 0; i < m->train[k].size; i++)
                 m->train[k].value[i] += 0.3 * gsl_ran_gaussian(r, 1.0);
-        gpt_trace *tr = gpt_trace_new(m->w, 1, small.context);
-        double loss; /* an evaluation pass sets W_q from Theta and leaves the mask causal */
-        cr_assert_eq(ablated_forward(m, tokens, tokens, tr, 0, &loss), INVENT_OK);
+        ablated_prepare(m, 0); /* W_q from Theta, the mask causal */
         double gap = variant_gap(m->w, tokens, small.context);
         cr_assert(gap < 1e-12, "%s: cached logits differ by %g", ablation_name(a), gap);
-        gpt_trace_free(tr);
         ablated_free(m);
         gsl_rng_free(r);
     }
 }
 
 /* Blocks without skips, or without norms (chapter 12's ablations of the block), in both
- * orders of the norms: the step puts each where the forward pass does */
+ * orders of the norms, and a final norm whose epsilon is not the blocks': the step puts
+ * each where the forward pass does */
 Test(sample, cached_logits_equal_the_full_pass_without_skips_or_norms)
 {
     size_t tokens[7] = {3, 1, 4, 1, 5, 8, 2};
-    for (int k = 0; k < 4; k++) {
+    for (int k = 0; k < 6; k++) {
         gpt_shape s = small;
         s.norm = k % 2 ? BLOCK_POST_NORM : BLOCK_PRE_NORM;
         gsl_rng *r = rng_new(20 + k);
         gpt_weights *w = gpt_new(&s, r);
         for (size_t l = 0; l < s.layers; l++) {
             w->blocks[l]->no_skips = k < 2;
-            w->blocks[l]->no_norms = k >= 2;
+            w->blocks[l]->no_norms = k == 2 || k == 3;
             rng_fill_gaussian(w->blocks[l]->attn->Wq, r, 0.5);
         }
+        if (k >= 4) /* the final norm's own epsilon, large enough to move the logits */
+            w->eps = 0.5;
         double gap = variant_gap(w, tokens, s.context);
         cr_assert(gap < 1e-12, "case %d: cached logits differ by %g", k, gap);
         gpt_free(w);
@@ -121,20 +121,50 @@ Test(sample, cached_logits_equal_the_full_pass_without_skips_or_norms)
     }
 }
 
-/* A cache made for one model's heads is refused by a model whose heads are wider
- * (free A's, of size d): INVENT_ESHAPE, not a read past the cache's columns */
-Test(sample, a_cache_for_other_heads_is_refused)
+/* w, a cache made for another model -> what gpt_cache_step says (a refused step leaves
+ * the cache empty) */
+static int step_with_other_cache(const gpt_weights *w, const gpt_weights *other)
+{
+    gpt_cache *c = gpt_cache_new(other);
+    gsl_vector *z = gsl_vector_alloc(w->shape.vocab);
+    int status = gpt_cache_step(w, c, 1, z);
+    cr_assert_eq(c->len, status == INVENT_OK);
+    gsl_vector_free(z);
+    gpt_cache_free(c);
+    return status;
+}
+
+/* A cache made for one model is refused by a model of other sizes before anything is
+ * written (one layer more, a wider stream, a longer context, wider values only), and by
+ * a model that sees the future (a no-mask ablation left as it trains) */
+Test(sample, a_cache_for_another_model_is_refused)
 {
     gsl_rng *r = rng_new(7);
     gpt_weights *w = gpt_new(&small, r);
-    ablated *wide = ablated_new(ABL_FREE_A, &small, r);
-    gpt_cache *c = gpt_cache_new(w);
-    gsl_vector *z = gsl_vector_alloc(small.vocab);
-    cr_assert_eq(gpt_cache_step(wide->w, c, 1, z), INVENT_ESHAPE);
-    cr_assert_eq(gpt_cache_step(w, c, 1, z), INVENT_OK);
-    gsl_vector_free(z);
-    gpt_cache_free(c);
-    ablated_free(wide);
+    gpt_shape deeper = small, wider = small, longer = small;
+    deeper.layers++, wider.dim *= 2, wider.hidden *= 2, longer.context++;
+    const gpt_shape *others[] = {&deeper, &wider, &longer};
+    for (size_t k = 0; k < 3; k++) {
+        gpt_weights *o = gpt_new(others[k], r);
+        cr_assert_eq(step_with_other_cache(o, w), INVENT_ESHAPE, "other model %zu", k);
+        gpt_free(o);
+    }
+    gpt_weights *wide_v = gpt_new(&small, r); /* W_v and W_o of heads twice as wide */
+    for (size_t l = 0; l < small.layers; l++) {
+        mha_weights *a = wide_v->blocks[l]->attn;
+        gsl_matrix_free(a->Wv), gsl_matrix_free(a->Wo);
+        a->Wv = gsl_matrix_calloc(2 * small.dim, small.dim);
+        a->Wo = gsl_matrix_calloc(small.dim, 2 * small.dim);
+    }
+    cr_assert_eq(step_with_other_cache(wide_v, w), INVENT_ESHAPE);
+    ablated *nomask = ablated_new(ABL_NO_MASK, &small, r);
+    ablated_prepare(nomask, 1);
+    cr_assert_eq(step_with_other_cache(nomask->w, nomask->w), INVENT_ERANGE);
+    ablated_prepare(nomask, 0);
+    cr_assert_eq(step_with_other_cache(nomask->w, nomask->w), INVENT_OK);
+    cr_assert_eq(step_with_other_cache(w, w), INVENT_OK);
+    ablated_free(nomask);
+    gpt_free(wide_v);
     gpt_free(w);
     gsl_rng_free(r);
 }

@@ -215,17 +215,22 @@ size_t ablated_param_count(const ablated *m)
     return tensors_numbers(m->train, m->n_train);
 }
 
-int ablated_forward(ablated *m, const size_t *x, const size_t *y, gpt_trace *tr, int training,
-                    double *loss)
+void ablated_prepare(ablated *m, int training)
 {
     for (size_t l = 0; l < m->w->shape.layers; l++) {
         block_weights *b = m->w->blocks[l];
         b->see_future = m->kind == ABL_NO_MASK && training;
-        if (m->theta) { /* W_q = sqrt(r) Theta: the score without 1/sqrt(r) */
+        if (m->theta) { /* W_q = stretch Theta: the score without 1/sqrt(r), or free A's */
             gsl_matrix_memcpy(b->attn->Wq, m->theta[l]);
             gsl_matrix_scale(b->attn->Wq, m->stretch);
         }
     }
+}
+
+int ablated_forward(ablated *m, const size_t *x, const size_t *y, gpt_trace *tr, int training,
+                    double *loss)
+{
+    ablated_prepare(m, training);
     return gpt_forward(m->w, x, y, tr, loss);
 }
 

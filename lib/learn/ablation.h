@@ -67,9 +67,15 @@ void ablated_free(ablated *m);
 /* -> how many numbers the optimiser trains */
 size_t ablated_param_count(const ablated *m);
 
+/* m, training: 1 while training, 0 to evaluate -> m->w as a forward pass reads it:
+ * W_q = stretch Theta (no scale, free A), and the mask lifted (see_future) only
+ * while a no-mask model trains. Before reading m->w any other way (generation,
+ * sample.h): ablated_prepare(m, 0) */
+void ablated_prepare(ablated *m, int training);
+
 /* x, y: (B*T), training: 1 while training (no mask sees the future), 0 to
  * evaluate (always causal) -> *loss, the mean cross-entropy; tr from
- * gpt_trace_new(m->w, B, T) */
+ * gpt_trace_new(m->w, B, T); ablated_prepare, then gpt_forward */
 int ablated_forward(ablated *m, const size_t *x, const size_t *y, gpt_trace *tr, int training,
                     double *loss);
 

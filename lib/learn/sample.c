@@ -18,7 +18,7 @@ gpt_cache *gpt_cache_new(const gpt_weights *w)
     gpt_cache *c = calloc(1, sizeof *c);
     if (!c)
         return NULL;
-    c->layers = s->layers;
+    c->shape = *s;
     c->K = calloc(s->layers, sizeof *c->K);
     c->V = calloc(s->layers, sizeof *c->V);
     int ok = c->K && c->V;
@@ -29,8 +29,9 @@ gpt_cache *gpt_cache_new(const gpt_weights *w)
     for (size_t k = 0; ok && k < sizeof rows / sizeof rows[0]; k++)
         ok = (*rows[k] = gsl_matrix_alloc(1, s->dim)) != NULL;
     ok = ok && (c->q = gsl_matrix_alloc(1, m->Wq->size1)) &&
-         (c->c = gsl_matrix_alloc(1, m->Wv->size1)) &&
-         (c->mlp = mlp_trace_new(1, w->blocks[0]->mlp)) && (c->s = gsl_vector_alloc(s->context));
+         (c->heads = gsl_matrix_alloc(1, m->Wv->size1)) &&
+         (c->mlp = mlp_trace_new(1, w->blocks[0]->mlp)) &&
+         (c->weights = gsl_vector_alloc(s->context));
     if (!ok) {
         gpt_cache_free(c);
         return NULL;
@@ -42,16 +43,16 @@ void gpt_cache_free(gpt_cache *c)
 {
     if (!c)
         return;
-    for (size_t l = 0; l < c->layers; l++) {
+    for (size_t l = 0; l < c->shape.layers; l++) {
         gsl_matrix_free(c->K ? c->K[l] : NULL);
         gsl_matrix_free(c->V ? c->V[l] : NULL);
     }
     free(c->K);
     free(c->V);
-    gsl_matrix *rows[] = {c->x, c->h, c->q, c->c, c->a, c->f};
+    gsl_matrix *rows[] = {c->x, c->h, c->a, c->f, c->q, c->heads};
     for (size_t k = 0; k < sizeof rows / sizeof rows[0]; k++)
         gsl_matrix_free(rows[k]);
-    gsl_vector_free(c->s);
+    gsl_vector_free(c->weights);
     mlp_trace_free(c->mlp);
     free(c);
 }
@@ -73,88 +74,85 @@ int cache_attend(const gsl_matrix *K, const gsl_matrix *V, const gsl_vector *q, 
     return INVENT_OK;
 }
 
-/* c was made for heads of m's sizes in layer l */
-static int cache_fits(const mha_weights *m, const gpt_cache *c, size_t l)
+/* -> INVENT_OK when c was made for w's sizes, every layer's heads included, and no block
+ * of w sees the future; else INVENT_ESHAPE or INVENT_ERANGE */
+static int cache_refusal(const gpt_weights *w, const gpt_cache *c)
 {
-    return c->q->size2 == m->Wq->size1 && c->K[l]->size2 == m->Wk->size1 &&
-           c->c->size2 == m->Wv->size1 && c->V[l]->size2 == m->Wv->size1;
+    const gpt_shape *s = &w->shape, *m = &c->shape;
+    if (s->vocab != m->vocab || s->context != m->context || s->dim != m->dim ||
+        s->heads != m->heads || s->layers != m->layers || s->hidden != m->hidden)
+        return INVENT_ESHAPE;
+    for (size_t l = 0; l < s->layers; l++) {
+        const mha_weights *a = w->blocks[l]->attn;
+        if (a->heads != s->heads || a->Wq->size1 != c->q->size2 ||
+            a->Wk->size1 != c->K[l]->size2 || a->Wv->size1 != c->V[l]->size2 ||
+            a->Wv->size1 != c->heads->size2)
+            return INVENT_ESHAPE;
+        if (w->blocks[l]->see_future)
+            return INVENT_ERANGE;
+    }
+    return INVENT_OK;
 }
 
-/* h: (1, d), the cache up to row t of layer l -> c->a: (1, d) = W_o [head outputs], each
- * head's weights over the t + 1 cached keys scored as the forward pass scores them */
-static int attend(const mha_weights *m, gpt_cache *c, size_t l, size_t t)
+/* in: (1, d), the cache up to row t of layer l -> c->a: (1, d) = W_o [head outputs],
+ * each head's weights over the t + 1 cached keys scored as the forward pass scores them */
+static int attend(const mha_weights *m, gpt_cache *c, size_t l, size_t t, const gsl_matrix *in)
 {
-    size_t H = m->heads, dk = c->q->size2 / H, dv = c->c->size2 / H;
+    size_t H = m->heads, dk = c->q->size2 / H, dv = c->heads->size2 / H;
     gsl_matrix_view k_row = gsl_matrix_submatrix(c->K[l], t, 0, 1, H * dk);
     gsl_matrix_view v_row = gsl_matrix_submatrix(c->V[l], t, 0, 1, H * dv);
-    gsl_matrix_view w = gsl_matrix_view_array(c->s->data, 1, t + 1);
-    int status = linear_forward(c->h, m->Wq, NULL, c->q);
+    gsl_matrix_view a = gsl_matrix_view_array(c->weights->data, 1, t + 1);
+    int status = linear_forward(in, m->Wq, NULL, c->q);
     if (status == INVENT_OK)
-        status = linear_forward(c->h, m->Wk, NULL, &k_row.matrix);
+        status = linear_forward(in, m->Wk, NULL, &k_row.matrix);
     if (status == INVENT_OK)
-        status = linear_forward(c->h, m->Wv, NULL, &v_row.matrix);
+        status = linear_forward(in, m->Wv, NULL, &v_row.matrix);
     for (size_t j = 0; j < H && status == INVENT_OK; j++) {
         gsl_matrix_view qj = gsl_matrix_submatrix(c->q, 0, j * dk, 1, dk);
         gsl_matrix_view Kj = gsl_matrix_submatrix(c->K[l], 0, j * dk, t + 1, dk);
         gsl_matrix_view Vj = gsl_matrix_submatrix(c->V[l], 0, j * dv, t + 1, dv);
-        gsl_matrix_view cj = gsl_matrix_submatrix(c->c, 0, j * dv, 1, dv);
-        status = mha_head_weights(m, j, &qj.matrix, &Kj.matrix, ATTN_BIDIRECTIONAL, &w.matrix);
+        gsl_matrix_view oj = gsl_matrix_submatrix(c->heads, 0, j * dv, 1, dv);
+        status = mha_head_weights(m, j, &qj.matrix, &Kj.matrix, ATTN_BIDIRECTIONAL, &a.matrix);
         if (status == INVENT_OK)
-            status = mat_mul(&w.matrix, CblasNoTrans, &Vj.matrix, CblasNoTrans, &cj.matrix);
+            status = mat_mul(&a.matrix, CblasNoTrans, &Vj.matrix, CblasNoTrans, &oj.matrix);
     }
-    return status == INVENT_OK ? linear_forward(c->c, m->Wo, NULL, c->a) : status;
+    return status == INVENT_OK ? linear_forward(c->heads, m->Wo, NULL, c->a) : status;
 }
 
-/* X: (1, d) -> Y = LN(X) with this gain and shift, or Y = X in a block without norms */
-static int norm_step(const block_weights *b, const gsl_matrix *X, const gsl_vector *gamma,
-                     const gsl_vector *beta, gsl_matrix *Y)
-{
-    if (!b->no_norms)
-        return layernorm_forward(X, gamma, beta, b->eps, Y, NULL, NULL);
-    gsl_matrix_memcpy(Y, X);
-    return INVENT_OK;
-}
-
-/* R: (1, d) the stream, F: a sublayer's output -> R = R + F, or R = F without skips */
-static void skip_step(const block_weights *b, gsl_matrix *R, const gsl_matrix *F)
-{
-    if (b->no_skips)
-        gsl_matrix_memcpy(R, F);
-    else
-        gsl_matrix_add(R, F);
-}
-
-/* c->x: (1, d), one token's stream -> the stream after block l (block.h's two orders:
- * post-norm x = LN2(h + MLP(h)), h = LN1(x + MHA(x)); pre-norm r = x + MHA(LN1(x)),
- * x = r + MLP(LN2(r))) */
+/* c->x: (1, d), one token's stream -> the stream after block l, in block_forward's two
+ * orders and with its flags (block_skip, block_norm_forward): post-norm h = x + MHA(x),
+ * x = LN1(h), h = x + MLP(x), x = LN2(h); pre-norm h = LN1(x), h = x + MHA(h),
+ * x = LN2(h), x = h + MLP(x) */
 static int block_step(const block_weights *b, gpt_cache *c, size_t l, size_t t)
 {
-    int post = b->norm == BLOCK_POST_NORM;
-    if (!cache_fits(b->attn, c, l))
-        return INVENT_ESHAPE;
-    int status = post ? (gsl_matrix_memcpy(c->h, c->x), INVENT_OK)
-                      : norm_step(b, c->x, b->gamma1, b->beta1, c->h);
+    int post = b->norm == BLOCK_POST_NORM, status = INVENT_OK;
+    if (!post)
+        status = block_norm_forward(b, c->x, b->gamma1, b->beta1, c->h, NULL, NULL);
     if (status == INVENT_OK)
-        status = attend(b->attn, c, l, t);
+        status = attend(b->attn, c, l, t, post ? c->x : c->h);
     if (status != INVENT_OK)
         return status;
-    skip_step(b, c->x, c->a);
-    status = norm_step(b, c->x, post ? b->gamma1 : b->gamma2, post ? b->beta1 : b->beta2, c->h);
+    block_skip(b, c->x, c->a, c->h);
+    status = block_norm_forward(b, c->h, post ? b->gamma1 : b->gamma2,
+                                post ? b->beta1 : b->beta2, c->x, NULL, NULL);
     if (status == INVENT_OK)
-        status = mlp_forward(b->mlp, c->h, c->mlp, c->f);
+        status = mlp_forward(b->mlp, c->x, c->mlp, c->f);
     if (status != INVENT_OK)
         return status;
     if (!post) {
-        skip_step(b, c->x, c->f);
+        block_skip(b, c->h, c->f, c->x);
         return INVENT_OK;
     }
-    skip_step(b, c->h, c->f);
-    return norm_step(b, c->h, b->gamma2, b->beta2, c->x);
+    block_skip(b, c->x, c->f, c->h);
+    return block_norm_forward(b, c->h, b->gamma2, b->beta2, c->x, NULL, NULL);
 }
 
 int gpt_cache_step(const gpt_weights *w, gpt_cache *c, size_t token, gsl_vector *logits)
 {
     const gpt_shape *s = &w->shape;
+    int status = cache_refusal(w, c);
+    if (status != INVENT_OK)
+        return status;
     if (c->len >= s->context)
         return INVENT_ERANGE;
     if (token >= s->vocab || logits->size != s->vocab)
@@ -162,7 +160,6 @@ int gpt_cache_step(const gpt_weights *w, gpt_cache *c, size_t token, gsl_vector 
     size_t t = c->len;
     for (size_t i = 0; i < s->dim; i++) /* x = E[token] + P[t] */
         c->x->data[i] = gsl_matrix_get(w->E, token, i) + gsl_matrix_get(w->P, t, i);
-    int status = INVENT_OK;
     for (size_t l = 0; l < s->layers && status == INVENT_OK; l++)
         status = block_step(w->blocks[l], c, l, t);
     if (status == INVENT_OK)

@@ -19,13 +19,14 @@
 #include "gpt.h"
 
 typedef struct {
-    size_t layers, len;   /* tokens cached so far (at most T_max) */
+    gpt_shape shape;      /* the sizes of the model it was made for */
+    size_t len;           /* tokens cached so far (at most T_max) */
     gsl_matrix **K, **V;  /* per layer (T_max, H dk), (T_max, H dv): row i holds token i's
                            * keys or values, head j in column block j */
     gsl_matrix *x, *h, *a, *f; /* (1, d) rows: one token's scratch */
-    gsl_matrix *q, *c;    /* (1, H dk) its queries, (1, H dv) its heads' outputs */
+    gsl_matrix *q, *heads; /* (1, H dk) its queries, (1, H dv) its heads' outputs side by side */
     mlp_trace *mlp;       /* (1, m): the MLP's hidden units for that token */
-    gsl_vector *s;        /* (T_max): one head's weights */
+    gsl_vector *weights;  /* (T_max): one head's attention weights */
 } gpt_cache;
 
 /* K, V: (n, dk) one head's cached keys and values, the new token's in row n - 1; q: (dk)
@@ -43,8 +44,10 @@ void gpt_cache_free(gpt_cache *c);
 
 /* token at position c->len -> logits: (V) for the token after it, those of
  * gpt_forward's row c->len on the tokens so far; the token's keys and values
- * join the cache; INVENT_ERANGE when it is full, INVENT_ESHAPE when c was made
- * for weights of other sizes */
+ * join the cache. Refused before anything is written: INVENT_ESHAPE when c was
+ * made for a model of other sizes (its shape, or any layer's heads), INVENT_ERANGE
+ * when the cache is full or a block of w sees the future (set by a no-mask
+ * ablation while it trains: ablated_prepare(m, 0) first) */
 int gpt_cache_step(const gpt_weights *w, gpt_cache *c, size_t token, gsl_vector *logits);
 
 /* logits: (V), temperature > 0, top_k (0: all V), r -> a token drawn from

@@ -163,9 +163,8 @@ static int trace_fits(const block_trace *tr, const gsl_matrix *X)
            is_td(tr->M, X) && is_td(tr->R2, X);
 }
 
-/* out <- a + b, all (T, d); out <- b when the block was told to leave its skips out */
-static void skip(const block_weights *w, const gsl_matrix *a, const gsl_matrix *b,
-                 gsl_matrix *out)
+void block_skip(const block_weights *w, const gsl_matrix *a, const gsl_matrix *b,
+                gsl_matrix *out)
 {
     gsl_matrix_memcpy(out, b);
     if (!w->no_skips)
@@ -185,11 +184,9 @@ static attn_mask mask_of(const block_weights *w)
     return w->see_future ? ATTN_BIDIRECTIONAL : ATTN_CAUSAL;
 }
 
-/* Y <- LN(X) with the given gain and shift, or Y <- X when the block was told to leave its
- * norms out */
-static int norm_forward(const block_weights *w, const gsl_matrix *X, const gsl_vector *gamma,
-                        const gsl_vector *beta, gsl_matrix *Y, gsl_vector *mean,
-                        gsl_vector *rstd)
+int block_norm_forward(const block_weights *w, const gsl_matrix *X, const gsl_vector *gamma,
+                       const gsl_vector *beta, gsl_matrix *Y, gsl_vector *mean,
+                       gsl_vector *rstd)
 {
     if (!w->no_norms)
         return layernorm_forward(X, gamma, beta, w->eps, Y, mean, rstd);
@@ -197,7 +194,7 @@ static int norm_forward(const block_weights *w, const gsl_matrix *X, const gsl_v
     return INVENT_OK;
 }
 
-/* norm_forward read in reverse: dX +=, dgamma +=, dbeta += (nothing to them without norms) */
+/* block_norm_forward read in reverse: dX +=, dgamma +=, dbeta += (none without norms) */
 static int norm_backward(const block_weights *w, const gsl_matrix *X, const gsl_vector *gamma,
                          const gsl_vector *mean, const gsl_vector *rstd, const gsl_matrix *dY,
                          gsl_matrix *dX, gsl_vector *dgamma, gsl_vector *dbeta)
@@ -216,16 +213,16 @@ static int forward_post(const block_weights *w, const gsl_matrix *X, block_trace
     mlp_trace mt = {tr->Z, tr->F};
     int status = mha_forward(w->attn, X, mask_of(w), tr->attn, tr->A);
     if (status == INVENT_OK) {
-        skip(w, X, tr->A, tr->R1);
-        status = norm_forward(w, tr->R1, w->gamma1, w->beta1, tr->H, tr->mean1,
-                                   tr->rstd1);
+        block_skip(w, X, tr->A, tr->R1);
+        status = block_norm_forward(w, tr->R1, w->gamma1, w->beta1, tr->H, tr->mean1,
+                                    tr->rstd1);
     }
     if (status == INVENT_OK)
         status = mlp_forward(w->mlp, tr->H, &mt, tr->M);
     if (status == INVENT_OK) {
-        skip(w, tr->H, tr->M, tr->R2);
-        status = norm_forward(w, tr->R2, w->gamma2, w->beta2, Y, tr->mean2,
-                                   tr->rstd2);
+        block_skip(w, tr->H, tr->M, tr->R2);
+        status = block_norm_forward(w, tr->R2, w->gamma2, w->beta2, Y, tr->mean2,
+                                    tr->rstd2);
     }
     return status;
 }
@@ -235,18 +232,18 @@ static int forward_pre(const block_weights *w, const gsl_matrix *X, block_trace 
                        gsl_matrix *Y)
 {
     mlp_trace mt = {tr->Z, tr->F};
-    int status = norm_forward(w, X, w->gamma1, w->beta1, tr->N, tr->mean1, tr->rstd1);
+    int status = block_norm_forward(w, X, w->gamma1, w->beta1, tr->N, tr->mean1, tr->rstd1);
     if (status == INVENT_OK)
         status = mha_forward(w->attn, tr->N, mask_of(w), tr->attn, tr->A);
     if (status == INVENT_OK) {
-        skip(w, X, tr->A, tr->R1);
-        status = norm_forward(w, tr->R1, w->gamma2, w->beta2, tr->H, tr->mean2,
-                                   tr->rstd2);
+        block_skip(w, X, tr->A, tr->R1);
+        status = block_norm_forward(w, tr->R1, w->gamma2, w->beta2, tr->H, tr->mean2,
+                                    tr->rstd2);
     }
     if (status == INVENT_OK)
         status = mlp_forward(w->mlp, tr->H, &mt, tr->M);
     if (status == INVENT_OK) {
-        skip(w, tr->R1, tr->M, tr->R2);
+        block_skip(w, tr->R1, tr->M, tr->R2);
         gsl_matrix_memcpy(Y, tr->R2);
     }
     return status;

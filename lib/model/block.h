@@ -86,6 +86,18 @@ void block_trace_free(block_trace *tr);
 block_work *block_work_new(size_t T, const block_weights *w);
 void block_work_free(block_work *work);
 
+/* The block's flags in one place, for block_forward and generation's one-token step
+ * (sample.h). a, b: (T, d) -> out: (T, d) = a + b, or b when the block leaves its skips
+ * out; out must not be a or b */
+void block_skip(const block_weights *w, const gsl_matrix *a, const gsl_matrix *b,
+                gsl_matrix *out);
+
+/* X: (T, d) -> Y: (T, d) = LN(X) with this gain and shift and w's epsilon (mean, rstd:
+ * (T) its statistics, or NULL), or Y = X when the block leaves its norms out */
+int block_norm_forward(const block_weights *w, const gsl_matrix *X, const gsl_vector *gamma,
+                       const gsl_vector *beta, gsl_matrix *Y, gsl_vector *mean,
+                       gsl_vector *rstd);
+
 /* X: (T, d) -> Y: (T, d), the block with w->norm's placement (see above);
  * tr: a trace for T tokens (block_trace_new) that receives every
  * intermediate; NULL is refused (INVENT_ERANGE). Allocates nothing. */
