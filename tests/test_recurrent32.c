@@ -71,7 +71,7 @@ static gaps against_rnn_lm(int broken)
 {
     enum { V = 7, M = 6, B = 3, T = 9 };
     gsl_rng *r = rng_new(11);
-    rnn_lm *w = rnn_lm_new(V, M, r), *g = rnn_lm_new(V, M, NULL);
+    rnn_lm *w = rnn_lm_new(V, M, r), *g = rnn_lm_zeros(V, M);
     rnn_lm_trace *tr = rnn_lm_trace_new(w, B, T);
     recurrent_shape s = {RECURRENT_ELMAN, V, M, M};
     recurrent32 *m = recurrent32_new(&s, B, T, 0);

@@ -25,7 +25,7 @@ Test(rnn_lm, every_gradient_agrees_with_finite_differences)
 {
     enum { V = 6, m = 5, B = 2, T = 7 };
     gsl_rng *r = rng_new(5);
-    rnn_lm *w = rnn_lm_new(V, m, r), *g = rnn_lm_new(V, m, NULL);
+    rnn_lm *w = rnn_lm_new(V, m, r), *g = rnn_lm_zeros(V, m);
     gsl_matrix_scale(w->Wout, 50.0); /* a read-out large enough to send gradients back */
     rnn_lm_trace *tr = rnn_lm_trace_new(w, B, T);
     size_t x[B * T], y[B * T];
@@ -59,4 +59,21 @@ Test(rnn_lm, the_state_size_matches_a_parameter_count)
     cr_assert_eq(rnn_lm_state_for(114, 33650), 84); /* 33,378 against 33,944 for 85 */
     cr_assert_eq(rnn_lm_state_for(114, 33944), 85);
     cr_assert_eq(rnn_lm_state_for(114, 10), 1);
+}
+
+/* rnn_lm_new draws and needs a generator; rnn_lm_zeros is the zeroed model, room for
+ * gradients */
+Test(rnn_lm, new_needs_a_generator_and_zeros_are_zero)
+{
+    gsl_rng *r = rng_new(3);
+    cr_assert_null(rnn_lm_new(5, 4, NULL));
+    rnn_lm *z = rnn_lm_zeros(5, 4), *w = rnn_lm_new(5, 4, r);
+    cr_assert(z && w);
+    cr_assert(gsl_matrix_isnull(z->E) && gsl_matrix_isnull(z->cell->W) &&
+              gsl_matrix_isnull(z->cell->U) && gsl_matrix_isnull(z->Wout));
+    cr_assert(!gsl_matrix_isnull(w->E) && !gsl_matrix_isnull(w->cell->W) &&
+              !gsl_matrix_isnull(w->Wout));
+    rnn_lm_free(z);
+    rnn_lm_free(w);
+    gsl_rng_free(r);
 }

@@ -5,11 +5,12 @@
 #include <string.h>
 
 #include "linear.h"
-#include "mat.h"
+#include "rng.h"
 #include "status.h"
 #include "xent.h"
 
-rnn_lm *rnn_lm_new(size_t vocab, size_t m, gsl_rng *r)
+/* V, m -> a model with every entry 0 (each matrix allocated), or NULL */
+static rnn_lm *rnn_lm_alloc(size_t vocab, size_t m)
 {
     if (vocab == 0 || m == 0)
         return NULL;
@@ -17,23 +18,38 @@ rnn_lm *rnn_lm_new(size_t vocab, size_t m, gsl_rng *r)
     if (!w)
         return NULL;
     w->vocab = vocab;
-    if (r) {
-        w->E = mat_gaussian(vocab, m, 1.0, r);
-        w->cell = rnn_cell_new(m, m, RNN_TANH, r);
-        w->Wout = mat_gaussian(vocab, m, 0.02, r);
-    } else {
-        w->E = gsl_matrix_calloc(vocab, m);
-        w->cell = calloc(1, sizeof *w->cell);
-        if (w->cell)
-            *w->cell = (rnn_cell){gsl_matrix_calloc(m, m), gsl_matrix_calloc(m, m), RNN_TANH};
-        w->Wout = gsl_matrix_calloc(vocab, m);
-    }
+    w->E = gsl_matrix_calloc(vocab, m);
+    w->cell = calloc(1, sizeof *w->cell);
+    if (w->cell)
+        *w->cell = (rnn_cell){gsl_matrix_calloc(m, m), gsl_matrix_calloc(m, m), RNN_TANH};
+    w->Wout = gsl_matrix_calloc(vocab, m);
     w->bout = gsl_vector_calloc(vocab);
     if (!w->E || !w->cell || !w->cell->W || !w->cell->U || !w->Wout || !w->bout) {
         rnn_lm_free(w);
         return NULL;
     }
     return w;
+}
+
+rnn_lm *rnn_lm_new(size_t vocab, size_t m, gsl_rng *r)
+{
+    rnn_lm *w = r ? rnn_lm_alloc(vocab, m) : NULL;
+    if (!w)
+        return NULL;
+    rng_fill_gaussian(w->E, r, 1.0); /* E, the cell, W_out: the order of the draws */
+    rnn_cell_free(w->cell);
+    w->cell = rnn_cell_new(m, m, RNN_TANH, r);
+    if (!w->cell) {
+        rnn_lm_free(w);
+        return NULL;
+    }
+    rng_fill_gaussian(w->Wout, r, 0.02);
+    return w;
+}
+
+rnn_lm *rnn_lm_zeros(size_t vocab, size_t state)
+{
+    return rnn_lm_alloc(vocab, state);
 }
 
 void rnn_lm_free(rnn_lm *w)

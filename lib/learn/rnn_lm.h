@@ -28,9 +28,11 @@ typedef struct {
     gsl_vector *bout; /* (V), 0 */
 } rnn_lm;
 
-/* V, m, r -> a model drawn from r; r NULL: every entry 0 (room for gradients);
- * NULL on no memory or a size 0 */
+/* V, m, r -> a model drawn from r; NULL on no memory, r NULL or a size 0 */
 rnn_lm *rnn_lm_new(size_t vocab, size_t state, gsl_rng *r);
+
+/* V, m -> a model with every entry 0 (room for gradients); NULL on no memory or a size 0 */
+rnn_lm *rnn_lm_zeros(size_t vocab, size_t state);
 void rnn_lm_free(rnn_lm *w);
 
 /* V, m -> how many numbers the model learns: 2 V m + 2 m^2 + V */
