@@ -74,11 +74,6 @@
 #define POINTS 8         /* points of each learning curve */
 #define MAX_SEEDS 12
 #define FULL_RESULTS "results/ch14_full.tsv" /* --full's table, committed after a run */
-#ifndef INVENT_RESULTS_DIR
-#define INVENT_RESULTS_DIR "results"
-#endif
-/* the committed table the quick run compares itself with, wherever it is run from */
-#define STORED_FULL_RESULTS INVENT_RESULTS_DIR "/ch14_full.tsv"
 #define FULL_RUNS "results/ch14_runs.tsv"    /* --full's run log */
 
 typedef struct {
@@ -1019,7 +1014,8 @@ static void plot_positions(const run *r)
 /* the quick run's verdicts set against the stored --full table's, where they differ */
 static void against_full_text(const run *r)
 {
-    FILE *f = r->s->full ? NULL : fopen(STORED_FULL_RESULTS, "r");
+    char stored[PATH_MAX]; /* the committed table, wherever the chapter runs from */
+    FILE *f = r->s->full ? NULL : fopen(results_stored("ch14_full.tsv", stored, sizeof stored), "r");
     if (!f)
         return;
     char line[512], differ[1200] = "";

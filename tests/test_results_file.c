@@ -71,3 +71,16 @@ Test(results_file, the_stamp_names_the_run_and_leaves_its_line_open)
     cr_assert(strstr(line, ", 1 worker thread; wall time: 1 s\n"), "%s", line);
     fclose(g);
 }
+
+/* The stored tables are found by an absolute path into the project's results folder,
+ * so a chapter run from another folder still finds them (a relative "results/" would
+ * name a folder under wherever it runs) */
+Test(results_file, stored_tables_are_found_from_any_folder)
+{
+    char path[4096];
+    const char *p = results_stored("ch14_full.tsv", path, sizeof path);
+    cr_assert_eq(p[0], '/', "%s", p);
+    cr_assert(strstr(p, "/results/ch14_full.tsv"), "%s", p);
+    struct stat st;
+    cr_assert_eq(stat(p, &st), 0, "%s: the committed table", p);
+}

@@ -10,6 +10,10 @@
 
 #include "paths.h"
 
+#ifndef INVENT_RESULTS_DIR
+#define INVENT_RESULTS_DIR "results" /* the build names it absolutely */
+#endif
+
 void results_command(int argc, char **argv, char *out, size_t len)
 {
     size_t n = 0;
@@ -48,6 +52,12 @@ const char *results_check_beside(const char *path, const char *name)
     if (results_sibling(path, name, side, sizeof side) != 0)
         return "no room for its name";
     return results_check(side);
+}
+
+const char *results_stored(const char *name, char *out, size_t len)
+{
+    snprintf(out, len, "%s/%s", INVENT_RESULTS_DIR, name);
+    return out;
 }
 
 void results_stamp(FILE *f, const char *what, const char *command, int threads)

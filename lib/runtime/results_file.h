@@ -24,6 +24,11 @@ int results_sibling(const char *path, const char *name, char *out, size_t len);
  * else why not, as a phrase */
 const char *results_check_beside(const char *path, const char *name);
 
+/* name -> the committed results file of that name in the project's results folder
+ * (INVENT_RESULTS_DIR, set by the build to an absolute path), so that a chapter run
+ * from any folder finds the stored --full tables it compares itself with */
+const char *results_stored(const char *name, char *out, size_t len);
+
 /* f: what, command, threads -> the first line ("# what; command: ...") and the start of
  * the second ("# date: ...; machine: ..., N worker threads"), which the caller ends */
 void results_stamp(FILE *f, const char *what, const char *command, int threads);
