@@ -12,14 +12,14 @@
  *     W[j][i] = a(s_i, r_j) = v . tanh(W1 s_i + W2 r_j)
  *
  * Contract of ex02_receiver_weights(a, S, R, W):
- *   - a: an additive score (a->W1, a->W2: (h, d), a->v: (h)), see lib/score.h;
+ *   - a: an additive score (a->W1, a->W2: (h, d), a->v: (h)), see lib/model/score.h;
  *   - S: (T, d), row i is the source s_i; R: (T, d), row j is the receiver's
  *     input r_j; W: (T, T) receives W[j][i] = a(s_i, r_j) for every j, i;
  *   - returns INVENT_ESHAPE when S and R differ in shape, W is not (T, T), or
  *     the score's width is not d; otherwise INVENT_OK.
  *   - S, R, W and the score's matrices may be views whose rows lie further
  *     apart than their width (a tda), and a->v a view with a stride.
- * Use attn_additive_score (lib/score.h) for each weight; do not copy the rows.
+ * Use attn_additive_score (lib/model/score.h) for each weight; do not copy the rows.
  * Write it yourself: the grade refuses calls to dw_weights.
  * Grade: make exercise2   Hints: make hint 2 (then LEVEL=2, LEVEL=3) */
 #include "exercises.h"

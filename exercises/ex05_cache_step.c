@@ -11,7 +11,7 @@
  *
  * Contract of ex05_cache_step(c, A, x, s), one new token x:
  *   - c: a key cache of width d (c->keys: (capacity, d), c->len keys so far,
- *     see lib/kvcache.h); A: (d, d); x: (d);
+ *     see lib/model/kvcache.h); A: (d, d); x: (d);
  *   - stores the key A x as row c->len of c->keys, adds one to c->len, then
  *     writes into s: (c->len) the scores s_i = x . key_i of the new token
  *     against every cached key, its own included; returns INVENT_OK;

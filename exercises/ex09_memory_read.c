@@ -11,7 +11,7 @@
  *     y = sum_i f(k_i . x + b1_i) v_i + b2
  *
  * Contract of ex09_memory_read(w, x, y):
- *   - w: the weights of lib/mlp.h (W1: (m, d), b1: (m), W2: (d, m), b2: (d),
+ *   - w: the weights of lib/model/mlp.h (W1: (m, d), b1: (m), W2: (d, m), b2: (d),
  *     w->f the activation, applied with mlp_activate); x: (d); y: (d);
  *   - writes the sum above into y, one hidden unit at a time, and returns
  *     INVENT_OK; returns INVENT_ESHAPE when x or y is not of size d, the size

@@ -1,5 +1,5 @@
 /* Unit tests: every hand-written backward pass against central finite
- * differences (lib/gradcheck.c), and the checker itself. */
+ * differences (lib/toys/gradcheck.c), and the checker itself. */
 #include <criterion/criterion.h>
 #include <math.h>
 

@@ -17,7 +17,7 @@
  *   - each singular value is split evenly: W_q W_q^T = W_k W_k^T = diag(s_1..s_r);
  *   - A, Wq and Wk may be views whose rows lie further apart than their
  *     width (a tda).
- * Use linalg_svd (lib/linalg.h), which returns singular values in descending order.
+ * Use linalg_svd (lib/core/linalg.h), which returns singular values in descending order.
  * Write it yourself: the grade refuses calls to factor_svd.
  * Grade: make exercise6   Hints: make hint 6 (then LEVEL=2, LEVEL=3) */
 #include <math.h>

@@ -9,7 +9,7 @@
  *     out = [C_1 ... C_H] W_o^T                          (T, d)
  *
  * Contract of ex08_multihead(w, X, mask, out):
- *   - w: the weights of lib/heads.h (w->heads = H; W_q, W_k: (H*dk, d),
+ *   - w: the weights of lib/model/heads.h (w->heads = H; W_q, W_k: (H*dk, d),
  *     W_v: (H*dv, d), W_o: (d, H*dv)); X: (T, d); out: (T, d);
  *   - writes the output above (mask ATTN_CAUSAL or ATTN_BIDIRECTIONAL) and
  *     returns INVENT_OK; returns INVENT_ESHAPE when X or out do not fit the

@@ -9,7 +9,7 @@
  *     Y = LN2(H + M)             second skip connection, then layer norm
  *
  * Contract of ex10_block(w, X, Y):
- *   - w: the weights of lib/block.h (w->attn, w->mlp, w->gamma1/beta1,
+ *   - w: the weights of lib/model/block.h (w->attn, w->mlp, w->gamma1/beta1,
  *     w->gamma2/beta2, w->eps); X: (T, d); Y: (T, d);
  *   - writes Y above and returns INVENT_OK; returns INVENT_ESHAPE when Y is
  *     not of X's shape (or a library call's status when it fails, X's width

@@ -14,7 +14,7 @@
  * bias, so the very first step moves each parameter by about rate * sign(g).
  *
  * Contract of ex12b_adam_step(opt, ps):
- *   - opt: an optimiser from adam_init (lib/adam.h): opt->rate, beta1, beta2,
+ *   - opt: an optimiser from adam_init (lib/toys/adam.h): opt->rate, beta1, beta2,
  *     eps, opt->steps taken so far, and the moments of parameter k in
  *     opt->moments.value[k] (m) and opt->moments.grad[k] (v);
  *   - ps: the parameters; ps->value[k] and ps->grad[k] of one shape;

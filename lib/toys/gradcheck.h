@@ -1,6 +1,6 @@
 /* The finite-difference check of every hand-written backward pass, on small
  * random inputs: each case builds its inputs, runs forward and backward,
- * and compares every gradient with central differences (lib/fdcheck.h).
+ * and compares every gradient with central differences (lib/toys/fdcheck.h).
  * Chapter 12 reports them under claim L1; the unit tests run them too. */
 #ifndef INVENT_GRADCHECK_H
 #define INVENT_GRADCHECK_H

@@ -1,4 +1,4 @@
-/* One Transformer block (lib/block.h) with a linear read-out at chosen
+/* One Transformer block (lib/model/block.h) with a linear read-out at chosen
  * positions, trained with Adam on whole sequences: the learner of chapter
  * 10's T2. Any tensor can be frozen at the value the caller gives it (W_o
  * held at the identity, W_q at zero, W2 at zero), and the block's own

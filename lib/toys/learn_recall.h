@@ -2,10 +2,10 @@
  * Both see the same tokens and end in the same linear read-out of the class
  * logits; they differ in what they remember.
  *  - the recurrent reader folds the tokens into a tanh state of fixed size m
- *    (lib/rnn.h) and reads the answer from the last state;
+ *    (lib/model/rnn.h) and reads the answer from the last state;
  *  - the attention reader keeps every token and lets the last one (the
  *    query) look back at all of them with one layer of multi-head attention
- *    (lib/heads.h), then reads the answer from the query's output. */
+ *    (lib/model/heads.h), then reads the answer from the query's output. */
 #ifndef INVENT_LEARN_RECALL_H
 #define INVENT_LEARN_RECALL_H
 

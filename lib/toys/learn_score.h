@@ -2,7 +2,7 @@
  * (chapter 12, claim L3). Each reads its score s(x_i, x_L) as the logit of
  * class 1 against a constant 0 for class 0, plus a learned offset c:
  *  - product:  s = (W_q x_L) . (W_k x_i), W_q, W_k: (h, 1), the dot-product
- *              score of attention (lib/score.h, attn_product_score);
+ *              score of attention (lib/model/score.h, attn_product_score);
  *  - additive: s = v . tanh(W_1 x_i + W_2 x_L), W_1, W_2: (h, 1), v: (h), the
  *              additive score of Bahdanau et al. (2015) (attn_additive_score),
  *              an odd function of (x_i, x_L);

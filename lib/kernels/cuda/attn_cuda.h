@@ -1,5 +1,5 @@
 /* The naive and the tiled attention kernel on an NVIDIA GPU (CUDA), with
- * the interface of lib/attn_kernels.h: host arrays in, host array out; the
+ * the interface of lib/kernels/attn_kernels.h: host arrays in, host array out; the
  * copies to and from the device are part of the call. Built only where
  * nvcc exists (make says when it skips them). */
 #ifndef INVENT_ATTN_CUDA_H
