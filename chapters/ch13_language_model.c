@@ -854,7 +854,7 @@ static void write_sample(const run *r, const char *command)
 static void shift_cache(gpt_cache *c, size_t keep)
 {
     size_t from = c->len - (keep - 1);
-    for (size_t l = 0; l < c->layers; l++)
+    for (size_t l = 0; l < c->shape.layers; l++)
         for (size_t i = 0; i + 1 < keep; i++) {
             gsl_vector_view k = gsl_matrix_row(c->K[l], from + i), v = gsl_matrix_row(c->V[l], from + i);
             gsl_matrix_set_row(c->K[l], i, &k.vector);

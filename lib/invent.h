@@ -1,8 +1,9 @@
 /* Inventing the Transformer, in C: the core library, in nine layers (lowest
- * first). A chapter, an exercise or a test includes this one header; a file
- * inside lib/ includes the headers it needs, from its own layer or one that
- * lib/layers.txt lets it include (the compiler and scripts/check-layers.sh
- * refuse any other). */
+ * first). This header gathers every layer's public headers (each layer's
+ * umbrella); a chapter, an exercise or a test includes it, and may also name a
+ * header it leans on, for its reader. A file inside lib/ includes the headers
+ * it needs, from its own layer or one that lib/layers.txt lets it include (the
+ * compiler and scripts/check-layers.sh refuse any other). */
 #ifndef INVENT_H
 #define INVENT_H
 
