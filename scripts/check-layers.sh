@@ -156,7 +156,7 @@ if [ "${1:-}" = --controls ]; then
     for a in "$@"; do eval "flags_${a%%=*}=\"\${a#*=}\""; done
     bad=0
     control "an upward include" lib/core/mat.c heads.h || bad=1
-    control "a sideways include" lib/kernels/workers.c block.h || bad=1
+    control "an upward include" lib/kernels/workers.c block.h || bad=1
     control "a sideways include" lib/model/softmax.c plot.h || bad=1
     control "a sideways include" lib/toys/params.c corpus.h || bad=1
     control "an upward include" lib/data/corpus.c train_step.h || bad=1
