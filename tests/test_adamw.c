@@ -1,9 +1,13 @@
 /* Unit tests: AdamW, gradient clipping and the learning-rate schedule,
- * against their formulas written out for one number. */
+ * against their formulas written out for one number, and against chapter 12's Adam. */
 #include <criterion/criterion.h>
+#include <gsl/gsl_randist.h>
 #include <math.h>
+#include <string.h>
 
+#include "adam.h"
 #include "adamw.h"
+#include "rng.h"
 #include "schedule.h"
 #include "status.h"
 
@@ -75,4 +79,36 @@ Test(schedule, warm_up_then_half_cosine_then_floor)
     cr_assert_float_eq(lr_at(&s, 59), 5.5e-4, 1e-15);
     cr_assert_float_eq(lr_at(&s, 109), 1e-4, 1e-18);
     cr_assert_float_eq(lr_at(&s, 500), 1e-4, 1e-18);
+}
+
+/* Chapter 12's Adam (lib/toys/adam.c, the paper's form, exercise 12b's reference) and
+ * this AdamW without decay and with Adam's beta2 are one method: 50 steps on the same
+ * gradients agree to rounding, so neither copy can drift from the other */
+Test(adamw, without_decay_it_is_chapter_12s_adam)
+{
+    gsl_rng *r = rng_new(6);
+    param_set ps = {0};
+    gsl_matrix *p = params_add(&ps, 4, 5, 1.0, r);
+    double q[20], g[20];
+    memcpy(q, p->data, sizeof q);
+    tensor_ref t = {.name = "q", .ndim = 2, .shape = {4, 5}, .size = 20, .value = q, .grad = g};
+    adam opt;
+    adamw optw;
+    cr_assert_eq(adam_init(&opt, &ps, 0.01), INVENT_OK);
+    cr_assert_eq(adamw_init(&optw, &t, 1, 0.0), INVENT_OK);
+    optw.beta2 = opt.beta2;
+    double worst = 0.0;
+    for (int step = 0; step < 50; step++) {
+        for (size_t i = 0; i < 20; i++)
+            g[i] = ps.grad[0]->data[i] = gsl_ran_gaussian(r, 1.0) + 0.5;
+        cr_assert_eq(adam_step(&opt, &ps), INVENT_OK);
+        cr_assert_eq(adamw_step(&optw, &t, 1, 0.01), INVENT_OK);
+        for (size_t i = 0; i < 20; i++)
+            worst = fmax(worst, fabs(q[i] - p->data[i]));
+    }
+    cr_assert(worst < 1e-14, "Adam and AdamW without decay differ by %g", worst);
+    adam_free(&opt);
+    adamw_free(&optw);
+    params_free(&ps);
+    gsl_rng_free(r);
 }

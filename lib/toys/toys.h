@@ -4,11 +4,13 @@
  * bilinear form, recall and one block; and the finite-difference check of
  * every hand-written backward pass of the model layer. May include core,
  * runtime and model (lib/layers.txt).
- * Its training is not lib/learn's, on purpose: these learners see one example
- * (a matrix) at a time and step with Adam as Kingma and Ba (2015) write it, the
- * form exercise 12b asks for; lib/learn's train_step takes batches of tokens and
+ * Its training loop is not lib/learn's, on purpose: these learners take a
+ * minibatch one example (a matrix) per forward pass, with held-out curves and
+ * early stopping, and step with Adam as Kingma and Ba (2015) write it, the form
+ * exercise 12b asks for; lib/learn's train_step takes batches of tokens and
  * steps with AdamW in PyTorch's order of operations, with clipping, a schedule
- * and float32 moments, so that chapter 13 can follow PyTorch step for step. */
+ * and float32 moments. Without decay the two optimisers are one method, and a
+ * unit test holds them to rounding of each other (test_adamw.c). */
 #ifndef INVENT_LAYER_TOYS_H
 #define INVENT_LAYER_TOYS_H
 
