@@ -330,12 +330,9 @@ int main(int argc, char **argv)
     if (rc == 0)
         steps_section(&o, &s);
     scope_close(sc);
-    if (rc != 0)
-        return rc;
-    report_section(&o, "What follows");
-    report_text(&o, "A state of fixed size forgets once the input outgrows it, and a recurrent "
-                    "stack must walk the sequence step by step. Keeping every past state fixes "
-                    "recall; the next chapters ask how a layer should read from such a growing "
-                    "memory.");
-    return chapter_end();
+    return chapter_close(&o, rc,
+                         "A state of fixed size forgets once the input outgrows it, and a "
+                         "recurrent stack must walk the sequence step by step. Keeping every "
+                         "past state fixes recall; the next chapters ask how a layer should read "
+                         "from such a growing memory.");
 }

@@ -395,11 +395,8 @@ int main(int argc, char **argv)
     scope *sc = scope_open();
     rc = derive(&o, &s, scope_keep_rng(sc, rng_new(o.seed)));
     scope_close(sc);
-    if (rc != 0)
-        return rc;
-    report_section(&o, "What follows");
-    report_text(&o, "The weight into a unit must depend on the source token and on the unit "
-                    "itself, and every unit must read every token. Chapter 3 asks how many "
-                    "such functions a layer of width d needs.");
-    return chapter_end();
+    return chapter_close(&o, rc,
+                         "The weight into a unit must depend on the source token and on the unit "
+                         "itself, and every unit must read every token. Chapter 3 asks how many "
+                         "such functions a layer of width d needs.");
 }

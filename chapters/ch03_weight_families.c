@@ -466,11 +466,8 @@ int main(int argc, char **argv)
     scope *sc = scope_open();
     rc = derive(&o, &s, scope_keep_rng(sc, rng_new(o.seed)));
     scope_close(sc);
-    if (rc != 0)
-        return rc;
-    report_section(&o, "What follows");
-    report_text(&o, "The dynamic part has shrunk to H scalar functions c_j(x_i, x_L) of two "
-                    "tokens. Chapter 4 asks what shape such a function must have to let a "
-                    "unit choose among tokens.");
-    return chapter_end();
+    return chapter_close(&o, rc,
+                         "The dynamic part has shrunk to H scalar functions c_j(x_i, x_L) of two "
+                         "tokens. Chapter 4 asks what shape such a function must have to let a "
+                         "unit choose among tokens.");
 }

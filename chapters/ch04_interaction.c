@@ -586,12 +586,9 @@ int main(int argc, char **argv)
     scope_close(sc);
     if (rc == 0)
         rc = grid_section(&o, &s);
-    if (rc != 0)
-        return rc;
-    report_section(&o, "What follows");
-    report_text(&o, "The score that lets each unit choose, at the least cost, is a product of "
-                    "the two tokens. Chapter 5 writes the most general such product, "
-                    "x_L^T A x_i, and counts what it costs to keep its pieces for every past "
-                    "token.");
-    return chapter_end();
+    return chapter_close(&o, rc,
+                         "The score that lets each unit choose, at the least cost, is a product "
+                         "of the two tokens. Chapter 5 writes the most general such product, "
+                         "x_L^T A x_i, and counts what it costs to keep its pieces for every "
+                         "past token.");
 }

@@ -420,15 +420,14 @@ int main(int argc, char **argv)
     size_section(&o, &s);
     plot_sizes(&o, &s);
     scope_close(sc);
-    report_section(&o, "What follows");
-    report_text(&o, "Where this leaves the article whose derivation these chapters follow, "
-                    "which factors A to shrink the cache (the forum thread that discussed it is "
-                    "a second source, quoted in chapter 6). Caching one key A_j x_i per "
-                    "function costs 10 GB in the ledger's setting, and the next chapter's "
-                    "factoring, A_j = W_q^T W_k with keys of r = 200 numbers, shrinks that to "
-                    "2 GB. But the raw tokens, shared by all functions, take 0.5 GB with the "
-                    "same scores and the same work: against that cache, factoring saves no "
-                    "memory. What it does save is work, per token and per pair of tokens, as "
-                    "the next chapter counts.");
-    return chapter_end();
+    return chapter_close(&o, 0,
+                         "Where this leaves the article whose derivation these chapters follow, "
+                         "which factors A to shrink the cache (the forum thread that discussed "
+                         "it is a second source, quoted in chapter 6). Caching one key A_j x_i "
+                         "per function costs 10 GB in the ledger's setting, and the next "
+                         "chapter's factoring, A_j = W_q^T W_k with keys of r = 200 numbers, "
+                         "shrinks that to 2 GB. But the raw tokens, shared by all functions, "
+                         "take 0.5 GB with the same scores and the same work: against that "
+                         "cache, factoring saves no memory. What it does save is work, per token "
+                         "and per pair of tokens, as the next chapter counts.");
 }

@@ -905,10 +905,9 @@ int main(int argc, char **argv)
     positions_section(&o, &m, &g);
     quadratic_section(&o, &m);
     scope_close(sc);
-    report_section(&o, "What follows");
-    report_text(&o, "The scores are in place, but nothing yet turns them into weights. The next "
-                    "chapter normalises them over the positions with a softmax, says why the "
-                    "scores are divided by sqrt(r), and adds the mask that keeps each token from "
-                    "looking ahead.");
-    return chapter_end();
+    return chapter_close(&o, 0,
+                         "The scores are in place, but nothing yet turns them into weights. The "
+                         "next chapter normalises them over the positions with a softmax, says "
+                         "why the scores are divided by sqrt(r), and adds the mask that keeps "
+                         "each token from looking ahead.");
 }

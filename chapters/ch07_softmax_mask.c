@@ -1247,8 +1247,8 @@ int main(int argc, char **argv)
     waste_section(&o, &m);
     stability_section(&o, &m);
     scope_close(sc);
-    report_section(&o, "What follows");
-    report_text(&o, "One head now reads the past through normalised, scaled, masked weights. The "
-                    "next chapter runs several heads side by side and mixes their outputs.");
-    return chapter_end();
+    return chapter_close(&o, 0,
+                         "One head now reads the past through normalised, scaled, masked "
+                         "weights. The next chapter runs several heads side by side and mixes "
+                         "their outputs.");
 }

@@ -421,11 +421,9 @@ int main(int argc, char **argv)
     caching_section(&o, &e);
     circuit_section(&o, &e, rng);
     scope_close(sc);
-    if (dump_failed)
-        return CHAPTER_EXIT_RUNTIME;
-    report_section(&o, "What follows");
-    report_text(&o, "Attention now reads from the past through H low-rank circuits and writes "
-                    "the result back at width d. What it does not do is transform a token on "
-                    "its own, whatever the context. That is the job of the next piece, the MLP.");
-    return chapter_end();
+    return chapter_close(&o, dump_failed ? CHAPTER_EXIT_RUNTIME : 0,
+                         "Attention now reads from the past through H low-rank circuits and "
+                         "writes the result back at width d. What it does not do is transform a "
+                         "token on its own, whatever the context. That is the job of the next "
+                         "piece, the MLP.");
 }

@@ -458,12 +458,9 @@ int main(int argc, char **argv)
     counting_section(&o, &s, rng);
     absorption_section(&o, &s, rng);
     scope_close(sc);
-    if (dump_failed)
-        return CHAPTER_EXIT_RUNTIME;
-    report_section(&o, "What follows");
-    report_text(&o, "Attention reads from other tokens, the MLP reads from its own weights, "
-                    "skips keep the stream, and the norm keeps it in range. Chapter 10 puts "
-                    "these pieces together into one block and checks it against the standard "
-                    "formulation.");
-    return chapter_end();
+    return chapter_close(&o, dump_failed ? CHAPTER_EXIT_RUNTIME : 0,
+                         "Attention reads from other tokens, the MLP reads from its own weights, "
+                         "skips keep the stream, and the norm keeps it in range. Chapter 10 puts "
+                         "these pieces together into one block and checks it against the "
+                         "standard formulation.");
 }

@@ -973,10 +973,8 @@ int main(int argc, char **argv)
     map_section(&o);
     depth_section(&o);
     scope_close(sc);
-    if (dump_failed)
-        return CHAPTER_EXIT_RUNTIME;
-    report_section(&o, "What follows");
-    report_text(&o, "The block is the real thing, derived one need at a time. Chapter 11 asks "
-                    "what it costs, and what alternatives give up; chapter 12 lets it learn.");
-    return chapter_end();
+    return chapter_close(&o, dump_failed ? CHAPTER_EXIT_RUNTIME : 0,
+                         "The block is the real thing, derived one need at a time. Chapter 11 "
+                         "asks what it costs, and what alternatives give up; chapter 12 lets it "
+                         "learn.");
 }

@@ -1106,14 +1106,11 @@ int main(int argc, char **argv)
     sparse_section(&o, r);
     decode_section(&o, &z);
     scope_close(sc);
-    if (dump_failed)
-        return CHAPTER_EXIT_RUNTIME;
-    report_section(&o, "What follows");
-    report_text(&o, "Quadratic cost is a property of attention's arithmetic, not of its "
-                    "memory: the tiled kernel reaches the same numbers in a few tiles of "
-                    "memory, while its multiply-adds still grow as T^2, which hardware does "
-                    "well when the data stay close to it. Giving up the past, as a window "
-                    "does, is a separate choice with a measurable price in recall. `make "
-                    "bench` times the kernels on this machine.");
-    return chapter_end();
+    return chapter_close(&o, dump_failed ? CHAPTER_EXIT_RUNTIME : 0,
+                         "Quadratic cost is a property of attention's arithmetic, not of its "
+                         "memory: the tiled kernel reaches the same numbers in a few tiles of "
+                         "memory, while its multiply-adds still grow as T^2, which hardware does "
+                         "well when the data stay close to it. Giving up the past, as a window "
+                         "does, is a separate choice with a measurable price in recall. `make "
+                         "bench` times the kernels on this machine.");
 }

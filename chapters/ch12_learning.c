@@ -1063,10 +1063,10 @@ int main(int argc, char **argv)
     recall_section(&o, &s, &sc);
     score_section(&o, &s, &sc);
     bilinear_section(&o, &s, &sc);
-    report_section(&o, "What follows");
-    report_text(&o, "Trained, not just argued: a fixed state runs out where attention does not; "
-                    "a product learns an interaction with one unit where a sum needs a bias "
-                    "and several; and which form of the score trains better depends on the "
-                    "learning rate as much as on the form. Chapter 13 trains the whole block.");
-    return chapter_end();
+    return chapter_close(&o, 0,
+                         "Trained, not just argued: a fixed state runs out where attention does "
+                         "not; a product learns an interaction with one unit where a sum needs a "
+                         "bias and several; and which form of the score trains better depends on "
+                         "the learning rate as much as on the form. Chapter 13 trains the whole "
+                         "block.");
 }

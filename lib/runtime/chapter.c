@@ -190,3 +190,12 @@ void chapter_dump(const invent_opts *o, const char *name, const gsl_matrix *m)
     fflush(stderr);
     _exit(CHAPTER_EXIT_RUNTIME);
 }
+
+int chapter_close(const invent_opts *o, int rc, const char *next)
+{
+    if (rc != 0)
+        return rc;
+    report_section(o, "What follows");
+    report_text(o, "%s", next);
+    return chapter_end();
+}

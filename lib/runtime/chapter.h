@@ -61,4 +61,9 @@ int chapter_fail(const invent_opts *opts, const char *what, int status);
 /* Summary of the checks -> the exit status described above. */
 int chapter_end(void);
 
+/* rc: the derivation's exit status (0: it ran to the end), next: the question the next
+ * chapter takes up -> rc when it is not 0; else the "What follows" section with next,
+ * then chapter_end()'s status: every chapter's last line */
+int chapter_close(const invent_opts *o, int rc, const char *next);
+
 #endif
