@@ -66,7 +66,7 @@ stored_figure() {
     _vars=$(sed -n '3,/^[^#]/s/^# \([a-z][a-z0-9_]*\): \(.*\)$/\1\t\2/p' "$1" | awk -F'\t' '
         { v = $2; if (v !~ /^-?[0-9]+([.][0-9]*)?([eE][-+]?[0-9]+)?$/) { gsub(/\047/, "\047\047", v); v = "\047" v "\047" }
           printf "%s=%s; ", $1, v }')
-    gnuplot -e "${_vars}stored=1; what='a held-out line'; data='$1'; outbase='$fig_dir/$2-full'; theme='plots/theme.gp'; script='plots/$2.gp'" \
+    gnuplot -e "${_vars}data='$1'; outbase='$fig_dir/$2-full'; theme='plots/theme.gp'; script='plots/$2.gp'" \
         plots/render.gp 2>"$tmp/stored.err" ||
         { echo "slides: gnuplot could not draw $1 with plots/$2.gp: $(head -n 1 "$tmp/stored.err")" >&2; return 3; }
 }
