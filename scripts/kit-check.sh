@@ -13,8 +13,10 @@
 #   check of the narration whole on one slide, at most 30 slides,
 #   claim id present, the claims at the end sorted by id; the notes; for
 #   chapter 13 the --full slide, its table's columns aligned (pdftotext
-#   -bbox), its stored generated text whole; for chapter 15 its heads drawn
-#   from their stored data;
+#   -bbox), its stored generated text whole; for chapter 15 its two figures
+#   drawn from the data its run kept (plot_keep), each on the deck and the
+#   same picture as the run drew (control: one kept weight changed draws
+#   another);
 #   course.pdf: cover, agenda, every slide, bookmarks, a title;
 # - the course kit: a one-page syllabus, a handout and an answer key per
 #   exercise, every line of its solution explained (control: one note left
@@ -211,9 +213,27 @@ sample=$(sed -n 's/^| \{0,1\}//p' "$work/results/ch13_sample.txt" | squeeze)
 at=$(awk -F'\t' '$3 == "The trained model writes (--full)" { print $1 }' "${deck13%.pdf}.outline")
 case $([ -n "$at" ] && pdftotext -f "$at" -l $((at + 1)) "$deck13" - | squeeze) in
     *"$sample"*) ;; *) bad "$deck13 has no slide with the stored generated text whole" ;; esac
+# chapter 15's two figures, drawn again from the data its run kept beside its results: on
+# its deck, and the very picture the run drew, pixel for pixel
 deck15="$work/figures/slides/$(basename chapters/ch15_*.c .c)"
-grep -q "ch15_attention-full$" "$deck15.figures" && [ -f "$work/figures/ch15_attention-full.pdf" ] ||
-    bad "$deck15.pdf does not show the heads drawn from $work/results/ch15_attention.tsv"
+for f in ch15_attention ch15_induction; do
+    grep -q "$f-full$" "$deck15.figures" && [ -f "$work/figures/$f-full.pdf" ] ||
+        bad "$deck15.pdf does not show $f drawn from $work/results/$f.tsv"
+    cmp -s "$work/figures/$f.png" "$work/figures/$f-full.png" ||
+        bad "$work/figures/$f-full.png, drawn from $work/results/$f.tsv, differs from the figure the run drew"
+done
+# control: the kept heads with the first weight of the first head changed (a keep that
+# holds other numbers than the run drew) draw another picture
+mkdir -p "$work/stored-control" || exit 3
+awk 'changed != 1 && prev ~ /^# a row a query/ { $1 = ($1 > 0.5 ? 0 : 1); changed = 1 } { print; prev = $0 }' \
+    "$work/results/ch15_attention.tsv" >"$work/stored-control/ch15_attention.tsv" || exit 3
+gnuplot -e "$(kept_variables "$work/stored-control/ch15_attention.tsv")data='$work/stored-control/ch15_attention.tsv'; outbase='$work/stored-control/ch15_attention-changed'; theme='plots/theme.gp'; script='plots/ch15_attention.gp'" \
+    plots/render.gp || exit 3
+if cmp -s "$work/figures/ch15_attention.png" "$work/stored-control/ch15_attention-changed.png"; then
+    bad "control: the kept heads with one weight changed draw the same picture as the run"
+else
+    echo "kit-check: control: the kept heads with one weight changed draw another picture, as they should"
+fi
 # control: the table as the decks set it before (tabs as two spaces) is caught
 printf 'model\theld-out nats\tmargin\ntrained\t1.9019\t-\nbigram\t2.5972\t+0.6953\n' |
     sed 's/\t/  /g' | awk '{ printf "set label %c%s%c at screen 0.05,%g font \"DejaVu Sans Mono,27\" noenhanced\n", 39, $0, 39, 0.9 - NR / 20 }' >"$work/ragged.gp"
@@ -264,7 +284,7 @@ xmllint --noout "$html" || bad "index.html is not well-formed"
 for link in $(grep -o '\(href\|src\)="[^"#]*"' "$html" | sed 's/.*="//; s/"$//'); do
     [ -f "$work/figures/$link" ] || bad "index.html links to $link, which does not exist"
 done
-for link in slides/course.pdf course/syllabus.pdf slides/ch04_interaction.pdf slides/ch04_interaction-notes.pdf ch15_attention-full.png; do
+for link in slides/course.pdf course/syllabus.pdf slides/ch04_interaction.pdf slides/ch04_interaction-notes.pdf ch15_attention-full.png ch15_induction-full.png; do
     grep -q "href=\"$link\"" "$html" || bad "index.html does not link $link"
 done
 # 390 px: nav links apart (so they wrap), images as wide as the column, long words broken
