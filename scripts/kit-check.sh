@@ -6,7 +6,7 @@
 #   equation names a chapter and a section that exist;
 # - a sample (chapters 4, 13 and 15, run once with their narration; 13 and 15
 #   with --results into WORK_DIR/results, read by the decks): each deck
-#   has at least 12 slides, a slide number on every slide, every text at
+#   (both, for a lecture that comes in two) has at least 12 slides, a slide number on every slide, every text at
 #   least 18 pt on a 16:9 page (3.33% of its height, measured with
 #   pdftotext -bbox; the figures' too, which fill their slides),
 #   nothing outside the page, no line ending in "...", every caption and every
@@ -93,11 +93,12 @@ squeeze() { sed "s/sqrt(/√(/g; s/sum_/Σ_/g; s/’/'/g; s/\xc2\xa0//g" | tr -d
 # line, is kept whole: the decks never end a line with one)
 cut_lines() { pdftotext "$1" - 2>/dev/null | grep -n -e '\.\.\. *$' -e '… *$'; }
 
-# DECK DIR: the text of every page of DECK, one file a page (DIR/N.txt)
+# DECK DIR [FIRST]: the text of every page of DECK, one file a page (DIR/N.txt, N counted
+# from FIRST, 1 unless given: a later part of a deck continues the numbers of the first)
 page_texts() {
-    rm -rf "$2" && mkdir -p "$2" || return 3
+    mkdir -p "$2" || return 3
     _n=$(qpdf --show-npages "$1") || return 3
-    for _i in $(seq 1 "$_n"); do pdftotext -f "$_i" -l "$_i" "$1" "$2/$_i.txt" || return 3; done
+    for _i in $(seq 1 "$_n"); do pdftotext -f "$_i" -l "$_i" "$1" "$2/$((_i + ${3:-1} - 1)).txt" || return 3; done
 }
 # NARRATION DIR -> the checks of NARRATION (id, claim, measurement, control
 # and its verdict) that no single page of DIR shows whole: a check split
@@ -171,24 +172,30 @@ RESULTS_DIR="$work/results" sh "$here/slides.sh" "$work/figures" "$work/claims.t
 total=0 mins=""
 for p in $SAMPLE; do
     src=$(ls chapters/"$p"_*.c) base=$(basename "$src" .c) deck="$work/figures/slides/$base.pdf"
-    pages=$(qpdf --show-npages "$deck" 2>/dev/null || echo 0)
-    total=$((total + pages))
-    [ "$pages" -ge 12 ] || bad "$deck has $pages slides, fewer than 12"
-    deck_bound "$deck" 30 || bad "$deck has $pages slides, more than 30"
-    page_texts "$deck" "$work/pages-$p" || exit 3
+    # each deck of the lecture (a long one comes in two, $base-part2.pdf)
+    rm -rf "$work/pages-$p" && text="" seen=0
+    for part in "$deck" "${deck%.pdf}"-part[0-9]*.pdf; do
+        [ -f "$part" ] || { [ "$part" = "$deck" ] && bad "no deck $deck"; continue; }
+        pages=$(qpdf --show-npages "$part" 2>/dev/null || echo 0)
+        total=$((total + pages))
+        [ "$pages" -ge 12 ] || bad "$part has $pages slides, fewer than 12"
+        deck_bound "$part" 30 || bad "$part has $pages slides, more than 30"
+        page_texts "$part" "$work/pages-$p" $((seen + 1)) || exit 3
+        seen=$((seen + pages))
+        part_text=$(pdftotext "$part" - 2>/dev/null) text="$text$part_text"
+        numbered=$(printf '%s\n' "$part_text" | grep -cE "^[0-9]+ / $pages\$")
+        [ "$numbered" -eq "$pages" ] || bad "$part: $numbered of $pages slides carry a slide number"
+        m=$(min_type "$part") mins="$mins $(basename "$part" .pdf): $m pt"
+        awk -v m="$m" 'BEGIN { exit !(m >= 17.95) }' || bad "$part: type of $m pt (18 pt equivalent at least)"
+        [ -z "$(off_page "$part")" ] || bad "$part: text outside the page: $(off_page "$part" | head -n 1)"
+        [ -z "$(cut_lines "$part")" ] || bad "$part: a cut line: $(cut_lines "$part" | head -n 1)"
+    done
     split=$(split_checks "$work/narration/$base.txt" "$work/pages-$p")
     [ -z "$split" ] || bad "$deck splits or leaves out the checks $(echo $split): a check's lines belong on one slide"
-    text=$(pdftotext "$deck" - 2>/dev/null)
-    numbered=$(printf '%s\n' "$text" | grep -cE "^[0-9]+ / $pages\$")
-    [ "$numbered" -eq "$pages" ] || bad "$deck: $numbered of $pages slides carry a slide number"
-    m=$(min_type "$deck") mins="$mins $p: $m pt"
-    awk -v m="$m" 'BEGIN { exit !(m >= 17.95) }' || bad "$deck: type of $m pt (18 pt equivalent at least)"
-    [ -z "$(off_page "$deck")" ] || bad "$deck: text outside the page: $(off_page "$deck" | head -n 1)"
-    [ -z "$(cut_lines "$deck")" ] || bad "$deck: a cut line: $(cut_lines "$deck" | head -n 1)"
     flat=$(printf '%s' "$text" | squeeze)
     for s in plots/"$p"_*.gp; do
         [ -f "$s" ] || continue
-        case $flat in *"$(figure_caption "$s" | squeeze)"*) ;; *) bad "$deck does not show the whole caption of $s" ;; esac
+        case $flat in *"$(figure_caption "$s" | squeeze)"*) ;; *) bad "$deck (and its parts) does not show the whole caption of $s" ;; esac
     done
     ids=$(awk -F'\t' -v p="$p" '$3 == p && $6 != "control" { print $1 }' "$work/claims.tsv" | sort -uV)
     # (chapter 15's quick run claims nothing, and says so: "0 of 0 checks")
@@ -217,7 +224,8 @@ case $([ -n "$at" ] && pdftotext -f "$at" -l $((at + 1)) "$deck13" - | squeeze) 
 # its deck, and the very picture the run drew, pixel for pixel
 deck15="$work/figures/slides/$(basename chapters/ch15_*.c .c)"
 for f in ch15_attention ch15_induction; do
-    grep -q "$f-full$" "$deck15.figures" && [ -f "$work/figures/$f-full.pdf" ] ||
+    cat "$deck15".figures "$deck15"-part[0-9]*.figures 2>/dev/null | grep -q "$f-full$" &&
+        [ -f "$work/figures/$f-full.pdf" ] ||
         bad "$deck15.pdf does not show $f drawn from $work/results/$f.tsv"
     cmp -s "$work/figures/$f.png" "$work/figures/$f-full.png" ||
         bad "$work/figures/$f-full.png, drawn from $work/results/$f.tsv, differs from the figure the run drew"
