@@ -518,8 +518,8 @@ static gpt_probe *probe_line(const run *r, scope *sc, const gpt_weights *w, cons
 }
 
 /* w on the tokens x: (T) -> a figure of every head's weights, named name (with
- * --results, its data kept beside them as NAME.tsv): a block a head, a row a query
- * (gnuplot's matrix layout, a third of the size of "key query weight" lines) */
+ * --results, its data kept beside the results as NAME.tsv): a block a head, a row a
+ * query (gnuplot's matrix layout, 60% of the size of "key query weight" lines) */
 static void plot_heads(const run *r, const gpt_weights *w, const size_t *x, const char *name,
                        const char *title)
 {
