@@ -31,9 +31,9 @@
  * which claims nothing: its readings do not stay clear of their controls
  * from one seed to the next. --full trains chapter 14's full model (2 layers
  * of width 96, context 64, 2,000 steps; minutes), where K1-K3 are checked, and
- * writes its readings to results/ch15_full.tsv (and K2's figure's data beside
- * it, ch15_attention.tsv); K4 is claimed only if an induction head forms on the
- * repeating text.
+ * writes its readings to results/ch15_full.tsv (and beside it the data of its two
+ * figures, ch15_attention.tsv and ch15_induction.tsv, for the decks); K4 is claimed
+ * only if an induction head forms on the repeating text.
  */
 #include <errno.h>
 #include <math.h>
@@ -92,7 +92,9 @@ enum {
 
 #define K4_SEEDS 3 /* REPEAT_MODEL, REPEAT_AGAIN, REPEAT_THIRD */
 
-#define ATTENTION_FILE "ch15_attention.tsv" /* K2's figure's data, beside --results FILE */
+/* the figures, each kept beside --results FILE as NAME.tsv (K2's, K4's) */
+static const char *const figures[] = {"ch15_attention", "ch15_induction"};
+#define FIGURES (sizeof figures / sizeof figures[0])
 
 #define BUDGETS 4 /* the text, one-layer and repeat models also at 1/4, 1/2, 3/4 of the steps */
 
@@ -128,6 +130,7 @@ typedef struct {
 typedef struct {
     const invent_opts *o;
     const settings *s;
+    const char *command; /* the command line, for the results and the kept figures */
     scope *sc;
     corpus *text, *shuffled; /* shuffled: the training part's characters permuted */
     corpus *repeating;       /* the training part cut in segments, half of them doubled */
@@ -139,7 +142,6 @@ typedef struct {
     size_t L, H, d;
     spectra k1;
     double previous[2];              /* K2: the largest previous-token share, trained, drawn */
-    const size_t *line;              /* K2: (context) the held-out line its figure shows */
     double standing[2];              /* K3: own value's standing, mismatched pairs' */
     induction_summary k4[BUDGETS][2]; /* K4 at each budget: 2 layers, 1 layer, on the text */
     induction_summary k4r[BUDGETS][2]; /* the same, trained on the repeating text */
@@ -515,7 +517,9 @@ static gpt_probe *probe_line(const run *r, scope *sc, const gpt_weights *w, cons
     return p;
 }
 
-/* w on the tokens x: (T) -> a figure of every head's weights, named name */
+/* w on the tokens x: (T) -> a figure of every head's weights, named name (with
+ * --results, its data kept beside the results as NAME.tsv): a block a head, a row a
+ * query (gnuplot's matrix layout, 60% of the size of "key query weight" lines) */
 static void plot_heads(const run *r, const gpt_weights *w, const size_t *x, const char *name,
                        const char *title)
 {
@@ -523,18 +527,25 @@ static void plot_heads(const run *r, const gpt_weights *w, const size_t *x, cons
     scope *sc = scope_open();
     gpt_probe *p = probe_line(r, sc, w, x);
     char *line = SCOPE_KEEP(sc, calloc(3 * T + 1, 1), free);
+    char file[PLOT_NAME_MAX + 8], script[PLOT_NAME_MAX + 8], kept[PATH_MAX];
     plot *fig = plot_begin(r->o, name);
+    snprintf(file, sizeof file, "%s.tsv", name);
+    snprintf(script, sizeof script, "%s.gp", name);
+    if (r->s->results && results_sibling(r->s->results, file, kept, sizeof kept) == 0)
+        plot_keep(fig, kept, "chapter 15: the data of its figure", r->command,
+                  workers_count());
     for (size_t k = 0; k < L * H; k++) {
-        plot_block(fig, "key position, query position, weight");
+        plot_block(fig, "a row a query: its weight on each key");
         _gsl_matrix_const_view a = gpt_probe_attention(p, k / H, k % H);
-        plot_matrix(fig, &a.matrix);
+        for (size_t i = 0; i < T; i++)
+            plot_row(fig, gsl_matrix_const_ptr(&a.matrix, i, 0), T);
     }
     plot_set(fig, "tokens", (double)T);
     plot_set(fig, "layers", (double)L);
     plot_set(fig, "heads", (double)H);
     plot_set_text(fig, "line", text_of(r->text, x, T, line, 3 * T + 1));
     plot_set_text(fig, "what", title);
-    plot_render(fig, "ch15_attention.gp");
+    plot_render(fig, script);
     scope_close(sc);
 }
 
@@ -569,7 +580,6 @@ static void heads_part(run *r)
                 : "No previous-token head has formed at this budget; --full trains one.");
     size_t *x = SCOPE_KEEP(r->sc, calloc(2 * T, sizeof(size_t)), free);
     corpus_window(r->text, r->valid, 1, T, x, x + T);
-    r->line = x;
     plot_heads(r, r->trained[TEXT_MODEL], x, "ch15_attention", "a held-out line");
     if (!r->s->full)
         return; /* quick mode's budget forms no such head: no claim */
@@ -1072,7 +1082,7 @@ static void k4_rows(FILE *f, const char *what, const induction_summary *two,
 }
 
 /* the run's readings -> path, with the command, date, machine and wall time */
-static void write_results(const run *r, const char *command, double seconds)
+static void write_results(const run *r, double seconds)
 {
     paths_file pf;
     if (paths_file_open(&pf, r->s->results) != 0) {
@@ -1082,7 +1092,7 @@ static void write_results(const run *r, const char *command, double seconds)
     FILE *f = pf.f;
     char row[96];
     results_stamp(f, r->s->full ? "chapter 15 --full results" : "chapter 15 quick results",
-                  command, workers_count());
+                  r->command, workers_count());
     fprintf(f, "; wall time: %.0f s\n", seconds);
     fprintf(f, "# %zu layers of width %zu, %zu heads, context %zu, %zu steps of %zu, rate %g, "
             "seed %lu\n", r->L, r->d, r->H, r->s->context, r->s->steps, r->s->batch, r->s->rate,
@@ -1127,52 +1137,6 @@ static void write_results(const run *r, const char *command, double seconds)
         report_text(r->o, "The table is in %s.", r->s->results);
 }
 
-/* the weights of head k in probe p -> f: one row a query, its weight on every key
- * (gnuplot's matrix data; the masked future as 0) */
-static void write_head(FILE *f, const gpt_probe *p, size_t H, size_t k)
-{
-    _gsl_matrix_const_view a = gpt_probe_attention(p, k / H, k % H);
-    for (size_t i = 0; i < a.matrix.size1; i++)
-        for (size_t j = 0; j < a.matrix.size2; j++) {
-            if (j > i)
-                fputc('0', f);
-            else
-                fprintf(f, "%.3f", gsl_matrix_get(&a.matrix, i, j));
-            fputc(j + 1 < a.matrix.size2 ? ' ' : '\n', f);
-        }
-}
-
-/* K2's figure, the trained text model's heads on its held-out line -> ATTENTION_FILE
- * beside the results: the figure's variables as "# name: value" lines, one block a head */
-static void write_attention(const run *r, const char *command)
-{
-    size_t T = r->s->context;
-    char path[PATH_MAX];
-    paths_file pf;
-    if (results_sibling(r->s->results, ATTENTION_FILE, path, sizeof path) != 0 ||
-        paths_file_open(&pf, path) != 0) {
-        report_warn(r->o, "cannot write %s beside %s", ATTENTION_FILE, r->s->results);
-        return;
-    }
-    scope *sc = scope_open();
-    gpt_probe *p = probe_line(r, sc, r->trained[TEXT_MODEL], r->line);
-    char *line = SCOPE_KEEP(sc, calloc(3 * T + 1, 1), free);
-    results_stamp(pf.f, "chapter 15: the trained text model's attention on a held-out line "
-                  "(K2's figure)", command, workers_count());
-    fprintf(pf.f, "\n# tokens: %zu\n# layers: %zu\n# heads: %zu\n# line: %s\n", T, r->L, r->H,
-            text_of(r->text, r->line, T, line, 3 * T + 1));
-    for (size_t k = 0; k < r->L * r->H; k++) {
-        fprintf(pf.f, "%s# block %zu, head %zu: a row per query, its weight on each key\n",
-                k ? "\n\n" : "", k / r->H + 1, k % r->H + 1);
-        write_head(pf.f, p, r->H, k);
-    }
-    if (paths_file_commit(&pf, 1) != 0)
-        report_warn(r->o, "cannot write %s", path);
-    else
-        report_text(r->o, "The heads' weights on that line are in %s.", path);
-    scope_close(sc);
-}
-
 static void fill_defaults(void *arg)
 {
     settings *s = arg;
@@ -1215,9 +1179,12 @@ static int check_settings(const invent_opts *o, void *arg, corpus **text)
     const char *why = s->results ? results_check(s->results) : NULL;
     if (why)
         return cli_fail(o, "--results %s: %s", s->results, why);
-    why = s->results ? results_check_beside(s->results, ATTENTION_FILE) : NULL;
-    if (why)
-        return cli_fail(o, "--results %s: %s beside it: %s", s->results, ATTENTION_FILE, why);
+    for (size_t k = 0; s->results && k < FIGURES; k++) { /* plot_heads' files */
+        char file[PLOT_NAME_MAX + 8];
+        snprintf(file, sizeof file, "%s.tsv", figures[k]);
+        if ((why = results_check_beside(s->results, file)) != NULL)
+            return cli_fail(o, "--results %s: %s beside it: %s", s->results, file, why);
+    }
     return corpus_option_load(o, s->corpus, s->context, text);
 }
 
@@ -1226,8 +1193,9 @@ int main(int argc, char **argv)
     settings s = {.corpus = CORPUS_FORTUNES_DIR};
     const cli_text_option texts[] = {
         {"corpus", &s.corpus, "a text file (or folder) to learn"},
-        {"results", &s.results, "write the table here, and K2's figure's data beside it in "
-                                ATTENTION_FILE " (default with --full: results/ch15_full.tsv)"}};
+        {"results", &s.results, "write the table here, and the data of its two figures beside "
+                                "it (ch15_attention.tsv, ch15_induction.tsv; default with --full: "
+                                "results/ch15_full.tsv)"}};
     const cli_option options[] = {
         {"full", CLI_FLAG, &s.full, 0, 1, "chapter 14's full model (2 layers of width 96, 4 "
                                           "heads, context 64), 2,000 steps (minutes)"},
@@ -1257,7 +1225,7 @@ int main(int argc, char **argv)
         return rc;
     scope *sc = scope_open();
     SCOPE_KEEP(sc, text, corpus_free);
-    run r = {.o = &o, .s = &s, .sc = sc, .text = text};
+    run r = {.o = &o, .s = &s, .command = command, .sc = sc, .text = text};
     double t0 = stopwatch_now();
     setup(&r);
     train_all(&r);
@@ -1265,10 +1233,8 @@ int main(int argc, char **argv)
     heads_part(&r);
     memory_part(&r);
     induction_part(&r);
-    if (s.results) {
-        write_results(&r, command, stopwatch_now() - t0);
-        write_attention(&r, command);
-    }
+    if (s.results)
+        write_results(&r, stopwatch_now() - t0);
     scope_close(sc);
     return chapter_end();
 }

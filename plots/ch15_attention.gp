@@ -1,10 +1,10 @@
-# Chapter 15, K2 and K4: the attention of every head of the trained model on one line
-# Rows of panels are the blocks, columns the heads; the ticks are the line's characters
-# (· a space, ¶ a new line), thinned so that a panel never carries more than fit.
-# stored=1: data is a stored --full run's results/ch15_attention.tsv (make slides),
-# a matrix a head (a row per query) instead of the chapter's "key query weight" lines.
-# caption: Attention weights of every head of the trained model on one line of held-out text (rows: queries, columns: keys; grey: the masked future): a validation line (ch15_attention, K2), and a random segment followed by itself, read by the model trained on the repeating text (ch15_induction, K4), where an induction head's weights run along the diagonal one step after the earlier copy.
-# claims: K2, K4
+# Chapter 15, K2: the attention of every head of the trained model on one line (`what`),
+# a block of data a head, a row a query (gnuplot's matrix layout); ch15_induction.gp
+# draws K4's heads with this script. Rows of panels are the blocks, columns the heads;
+# the ticks are the line's characters (· a space, ¶ a new line), thinned so that a panel
+# never carries more than fit.
+# caption: Attention weights of every head of the model trained on the text, on one line of held-out text (rows: queries, columns: keys; grey: the masked future): a previous-token head puts its weight on the diagonal just below the main one.
+# claims: K2
 L = 0.08; R = 0.87; B = 0.12; TOP = 0.85
 gapx = 0.06; gapy = 0.11
 ph = ((TOP - B) - (layers - 1) * gapy) / layers
@@ -39,7 +39,6 @@ set object 1 rectangle from -0.5, -0.5 to tokens - 0.5, tokens - 0.5 behind fc r
 set label 1 "key (earlier character; · a space, ¶ a new line)" at screen x0 + (heads * pw + (heads - 1) * gapx) / 2, screen B - 0.075 center font ",27"
 set label 2 "query" at screen x0 - 0.045, screen (TOP + B) / 2 center rotate by 90 font ",27"
 unset key
-layout = exists("stored") ? "matrix" : ""
 do for [k = 0:layers * heads - 1] {
     l = int(k / heads); j = k % int(heads)
     set lmargin at screen x0 + j * (pw + gapx)
@@ -48,7 +47,7 @@ do for [k = 0:layers * heads - 1] {
     set bmargin at screen TOP - l * (ph + gapy) - ph
     set title sprintf("block %d, head %d", l + 1, j + 1) offset 0,-0.6 font ",27"
     if (k == layers * heads - 1) { @cbox } else { unset colorbox }
-    plot data index k @layout using 1:2:($1 > $2 ? NaN : $3) with image pixels
+    plot data index k matrix using 1:2:($1 > $2 ? NaN : $3) with image pixels
     unset label 1; unset label 2
 }
 unset multiplot

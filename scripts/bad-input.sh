@@ -82,7 +82,7 @@ corpora() {
 # is newer than the stamp (find -newer), even on coarse file-system clocks.
 fixtures() {
     chmod -R u+w "$W" 2>/dev/null
-    rm -rf "$W" && mkdir -p "$W/dir" "$W/ro" "$W/sides/ch13_sample.txt" "$W/sides/ch15_attention.tsv" "$W/curve/ch13_loss.tsv" "$W/curve/ch14_curves.tsv" || exit 1
+    rm -rf "$W" && mkdir -p "$W/dir" "$W/ro" "$W/sides/ch13_sample.txt" "$W/sides/ch15_attention.tsv" "$W/curve/ch13_loss.tsv" "$W/curve/ch14_curves.tsv" "$W/curve/ch15_induction.tsv" || exit 1
     : >"$W/file"
     mkfifo "$W/fifo"
     corpora

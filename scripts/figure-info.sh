@@ -1,6 +1,6 @@
-# Shared by slides.sh and gallery.sh (sourced): what a chapter and a figure
-# say about themselves. A figure's caption and the claims it supports live
-# at the top of the script that draws it (plots/chNN_name.gp):
+# Shared by slides.sh, gallery.sh and kit-check.sh (sourced): what a chapter
+# and a figure say about themselves. A figure's caption and the claims it
+# supports live at the top of the script that draws it (plots/chNN_name.gp):
 #   # caption: One or two sentences: what the figure shows.
 #   # claims: R1 R3          (or "# claims: none" for a figure that supports none)
 
@@ -69,4 +69,13 @@ control_words() { # verdict what measurement
     HOLDS) echo "control ($2): $3 - HOLDS: the check cannot tell (a defect)" ;;
     *) echo "no control" ;;
     esac
+}
+
+# results/NAME.tsv, a figure's data kept beside a --full run's results (plot_keep) ->
+# its variables as gnuplot assignments ("name=value; ", numbers as numbers, text quoted):
+# its "# name: value" lines after the two of its stamp
+kept_variables() {
+    sed -n '3,/^[^#]/s/^# \([a-z][a-z0-9_]*\): \(.*\)$/\1\t\2/p' "$1" | awk -F'\t' '
+        { v = $2; if (v !~ /^-?[0-9]+([.][0-9]*)?([eE][-+]?[0-9]+)?$/) { gsub(/\047/, "\047\047", v); v = "\047" v "\047" }
+          printf "%s=%s; ", $1, v }'
 }

@@ -6,15 +6,17 @@
 #   equation names a chapter and a section that exist;
 # - a sample (chapters 4, 13 and 15, run once with their narration; 13 and 15
 #   with --results into WORK_DIR/results, read by the decks): each deck
-#   has at least 12 slides, a slide number on every slide, every text at
+#   (both, for a lecture that comes in two) has at least 12 slides, a slide number on every slide, every text at
 #   least 18 pt on a 16:9 page (3.33% of its height, measured with
 #   pdftotext -bbox; the figures' too, which fill their slides),
 #   nothing outside the page, no line ending in "...", every caption and every
 #   check of the narration whole on one slide, at most 30 slides,
 #   claim id present, the claims at the end sorted by id; the notes; for
 #   chapter 13 the --full slide, its table's columns aligned (pdftotext
-#   -bbox), its stored generated text whole; for chapter 15 its heads drawn
-#   from their stored data;
+#   -bbox), its stored generated text whole; for chapter 15 its two figures
+#   drawn from the data its run kept (plot_keep), each on the deck and the
+#   same picture as the run drew (control: one kept weight changed draws
+#   another);
 #   course.pdf: cover, agenda, every slide, bookmarks, a title;
 # - the course kit: a one-page syllabus, a handout and an answer key per
 #   exercise, every line of its solution explained (control: one note left
@@ -91,11 +93,12 @@ squeeze() { sed "s/sqrt(/√(/g; s/sum_/Σ_/g; s/’/'/g; s/\xc2\xa0//g" | tr -d
 # line, is kept whole: the decks never end a line with one)
 cut_lines() { pdftotext "$1" - 2>/dev/null | grep -n -e '\.\.\. *$' -e '… *$'; }
 
-# DECK DIR: the text of every page of DECK, one file a page (DIR/N.txt)
+# DECK DIR [FIRST]: the text of every page of DECK, one file a page (DIR/N.txt, N counted
+# from FIRST, 1 unless given: a later part of a deck continues the numbers of the first)
 page_texts() {
-    rm -rf "$2" && mkdir -p "$2" || return 3
+    mkdir -p "$2" || return 3
     _n=$(qpdf --show-npages "$1") || return 3
-    for _i in $(seq 1 "$_n"); do pdftotext -f "$_i" -l "$_i" "$1" "$2/$_i.txt" || return 3; done
+    for _i in $(seq 1 "$_n"); do pdftotext -f "$_i" -l "$_i" "$1" "$2/$((_i + ${3:-1} - 1)).txt" || return 3; done
 }
 # NARRATION DIR -> the checks of NARRATION (id, claim, measurement, control
 # and its verdict) that no single page of DIR shows whole: a check split
@@ -169,24 +172,30 @@ RESULTS_DIR="$work/results" sh "$here/slides.sh" "$work/figures" "$work/claims.t
 total=0 mins=""
 for p in $SAMPLE; do
     src=$(ls chapters/"$p"_*.c) base=$(basename "$src" .c) deck="$work/figures/slides/$base.pdf"
-    pages=$(qpdf --show-npages "$deck" 2>/dev/null || echo 0)
-    total=$((total + pages))
-    [ "$pages" -ge 12 ] || bad "$deck has $pages slides, fewer than 12"
-    deck_bound "$deck" 30 || bad "$deck has $pages slides, more than 30"
-    page_texts "$deck" "$work/pages-$p" || exit 3
+    # each deck of the lecture (a long one comes in two, $base-part2.pdf)
+    rm -rf "$work/pages-$p" && text="" seen=0
+    for part in "$deck" "${deck%.pdf}"-part[0-9]*.pdf; do
+        [ -f "$part" ] || { [ "$part" = "$deck" ] && bad "no deck $deck"; continue; }
+        pages=$(qpdf --show-npages "$part" 2>/dev/null || echo 0)
+        total=$((total + pages))
+        [ "$pages" -ge 12 ] || bad "$part has $pages slides, fewer than 12"
+        deck_bound "$part" 30 || bad "$part has $pages slides, more than 30"
+        page_texts "$part" "$work/pages-$p" $((seen + 1)) || exit 3
+        seen=$((seen + pages))
+        part_text=$(pdftotext "$part" - 2>/dev/null) text="$text$part_text"
+        numbered=$(printf '%s\n' "$part_text" | grep -cE "^[0-9]+ / $pages\$")
+        [ "$numbered" -eq "$pages" ] || bad "$part: $numbered of $pages slides carry a slide number"
+        m=$(min_type "$part") mins="$mins $(basename "$part" .pdf): $m pt"
+        awk -v m="$m" 'BEGIN { exit !(m >= 17.95) }' || bad "$part: type of $m pt (18 pt equivalent at least)"
+        [ -z "$(off_page "$part")" ] || bad "$part: text outside the page: $(off_page "$part" | head -n 1)"
+        [ -z "$(cut_lines "$part")" ] || bad "$part: a cut line: $(cut_lines "$part" | head -n 1)"
+    done
     split=$(split_checks "$work/narration/$base.txt" "$work/pages-$p")
     [ -z "$split" ] || bad "$deck splits or leaves out the checks $(echo $split): a check's lines belong on one slide"
-    text=$(pdftotext "$deck" - 2>/dev/null)
-    numbered=$(printf '%s\n' "$text" | grep -cE "^[0-9]+ / $pages\$")
-    [ "$numbered" -eq "$pages" ] || bad "$deck: $numbered of $pages slides carry a slide number"
-    m=$(min_type "$deck") mins="$mins $p: $m pt"
-    awk -v m="$m" 'BEGIN { exit !(m >= 17.95) }' || bad "$deck: type of $m pt (18 pt equivalent at least)"
-    [ -z "$(off_page "$deck")" ] || bad "$deck: text outside the page: $(off_page "$deck" | head -n 1)"
-    [ -z "$(cut_lines "$deck")" ] || bad "$deck: a cut line: $(cut_lines "$deck" | head -n 1)"
     flat=$(printf '%s' "$text" | squeeze)
     for s in plots/"$p"_*.gp; do
         [ -f "$s" ] || continue
-        case $flat in *"$(figure_caption "$s" | squeeze)"*) ;; *) bad "$deck does not show the whole caption of $s" ;; esac
+        case $flat in *"$(figure_caption "$s" | squeeze)"*) ;; *) bad "$deck (and its parts) does not show the whole caption of $s" ;; esac
     done
     ids=$(awk -F'\t' -v p="$p" '$3 == p && $6 != "control" { print $1 }' "$work/claims.tsv" | sort -uV)
     # (chapter 15's quick run claims nothing, and says so: "0 of 0 checks")
@@ -211,9 +220,28 @@ sample=$(sed -n 's/^| \{0,1\}//p' "$work/results/ch13_sample.txt" | squeeze)
 at=$(awk -F'\t' '$3 == "The trained model writes (--full)" { print $1 }' "${deck13%.pdf}.outline")
 case $([ -n "$at" ] && pdftotext -f "$at" -l $((at + 1)) "$deck13" - | squeeze) in
     *"$sample"*) ;; *) bad "$deck13 has no slide with the stored generated text whole" ;; esac
+# chapter 15's two figures, drawn again from the data its run kept beside its results: on
+# its deck, and the very picture the run drew, pixel for pixel
 deck15="$work/figures/slides/$(basename chapters/ch15_*.c .c)"
-grep -q "ch15_attention-full$" "$deck15.figures" && [ -f "$work/figures/ch15_attention-full.pdf" ] ||
-    bad "$deck15.pdf does not show the heads drawn from $work/results/ch15_attention.tsv"
+for f in ch15_attention ch15_induction; do
+    cat "$deck15".figures "$deck15"-part[0-9]*.figures 2>/dev/null | grep -q "$f-full$" &&
+        [ -f "$work/figures/$f-full.pdf" ] ||
+        bad "$deck15.pdf does not show $f drawn from $work/results/$f.tsv"
+    cmp -s "$work/figures/$f.png" "$work/figures/$f-full.png" ||
+        bad "$work/figures/$f-full.png, drawn from $work/results/$f.tsv, differs from the figure the run drew"
+done
+# control: the kept heads with the first weight of the first head changed (a keep that
+# holds other numbers than the run drew) draw another picture
+mkdir -p "$work/stored-control" || exit 3
+awk 'changed != 1 && prev ~ /^# a row a query/ { $1 = ($1 > 0.5 ? 0 : 1); changed = 1 } { print; prev = $0 }' \
+    "$work/results/ch15_attention.tsv" >"$work/stored-control/ch15_attention.tsv" || exit 3
+gnuplot -e "$(kept_variables "$work/stored-control/ch15_attention.tsv")data='$work/stored-control/ch15_attention.tsv'; outbase='$work/stored-control/ch15_attention-changed'; theme='plots/theme.gp'; script='plots/ch15_attention.gp'" \
+    plots/render.gp || exit 3
+if cmp -s "$work/figures/ch15_attention.png" "$work/stored-control/ch15_attention-changed.png"; then
+    bad "control: the kept heads with one weight changed draw the same picture as the run"
+else
+    echo "kit-check: control: the kept heads with one weight changed draw another picture, as they should"
+fi
 # control: the table as the decks set it before (tabs as two spaces) is caught
 printf 'model\theld-out nats\tmargin\ntrained\t1.9019\t-\nbigram\t2.5972\t+0.6953\n' |
     sed 's/\t/  /g' | awk '{ printf "set label %c%s%c at screen 0.05,%g font \"DejaVu Sans Mono,27\" noenhanced\n", 39, $0, 39, 0.9 - NR / 20 }' >"$work/ragged.gp"
@@ -264,7 +292,7 @@ xmllint --noout "$html" || bad "index.html is not well-formed"
 for link in $(grep -o '\(href\|src\)="[^"#]*"' "$html" | sed 's/.*="//; s/"$//'); do
     [ -f "$work/figures/$link" ] || bad "index.html links to $link, which does not exist"
 done
-for link in slides/course.pdf course/syllabus.pdf slides/ch04_interaction.pdf slides/ch04_interaction-notes.pdf ch15_attention-full.png; do
+for link in slides/course.pdf course/syllabus.pdf slides/ch04_interaction.pdf slides/ch04_interaction-notes.pdf ch15_attention-full.png ch15_induction-full.png; do
     grep -q "href=\"$link\"" "$html" || bad "index.html does not link $link"
 done
 # 390 px: nav links apart (so they wrap), images as wide as the column, long words broken

@@ -60,13 +60,9 @@ results_file() { ls "$results/$1"_full.tsv 2>/dev/null | head -n 1; }
 results_command() { echo "make chapter$(echo "$1" | sed 's/^ch0*//') ARGS=\"--full --results results/$1_full.tsv\""; }
 
 # STORED NAME -> FIG_DIR/NAME-full.pdf, drawn by plots/NAME.gp from STORED, the data a
-# --full run left beside its results (results/NAME.tsv): its "# var: value" lines after
-# the two of its stamp are the figure's variables (numbers as numbers, text quoted)
+# --full run left beside its results (results/NAME.tsv), with the variables it keeps
 stored_figure() {
-    _vars=$(sed -n '3,/^[^#]/s/^# \([a-z][a-z0-9_]*\): \(.*\)$/\1\t\2/p' "$1" | awk -F'\t' '
-        { v = $2; if (v !~ /^-?[0-9]+([.][0-9]*)?([eE][-+]?[0-9]+)?$/) { gsub(/\047/, "\047\047", v); v = "\047" v "\047" }
-          printf "%s=%s; ", $1, v }')
-    gnuplot -e "${_vars}stored=1; what='a held-out line'; data='$1'; outbase='$fig_dir/$2-full'; theme='plots/theme.gp'; script='plots/$2.gp'" \
+    gnuplot -e "$(kept_variables "$1")data='$1'; outbase='$fig_dir/$2-full'; theme='plots/theme.gp'; script='plots/$2.gp'" \
         plots/render.gp 2>"$tmp/stored.err" ||
         { echo "slides: gnuplot could not draw $1 with plots/$2.gp: $(head -n 1 "$tmp/stored.err")" >&2; return 3; }
 }
