@@ -23,12 +23,13 @@
  *   - otherwise the weights are finite, >= 0, and sum to 1, for scores as
  *     large as +-1e300 and any T; returns INVENT_OK.
  * Write it yourself: the grade refuses calls to softmax_vector, softmax_rows,
- * attn_weights and attn_sum_form; and to every library
- * function that does the same work (found by walking the library's call graph:
- * each calls one of them, or is one of them wrapped): ablated_batch_forward,
- * ablated_forward, additive_weights, attn_forward, block_forward,
- * gpt_batch_forward, gpt_forward, gpt_gradcheck, gpt_probe_run,
- * learn_block_pass, learn_recall_attention, mha_forward.
+ * attn_weights and attn_sum_form; and to every library function that does the
+ * same work (found by walking the library's call graph: each calls one of them,
+ * or is one of them wrapped): ablated_batch_forward, ablated_forward,
+ * additive_weights, attn_forward, block_forward, gpt_batch_forward,
+ * gpt_cache_step, gpt_forward, gpt_generate, gpt_generate_next, gpt_gradcheck,
+ * gpt_probe_run, learn_block_pass, learn_recall_attention, mha_forward,
+ * mha_head_weights.
  * Grade: make exercise7a   Hints: make hint 7a (then LEVEL=2, LEVEL=3) */
 #include <math.h>
 

@@ -1,9 +1,10 @@
 /* Grader for exercise 7a: a stable, masked softmax, against softmax_vector.
  * The student's vector is always a view with a stride, canaries around it.
- * Refused calls: softmax_vector softmax_rows attn_weights attn_sum_form
- *   ablated_forward additive_weights attn_forward block_forward gpt_forward
- *   gpt_gradcheck gpt_probe_run learn_recall_attention mha_forward
- *   learn_block_pass ablated_batch_forward gpt_batch_forward */
+ * Refused calls: softmax_vector softmax_rows attn_weights attn_sum_form ablated_forward
+ *   additive_weights attn_forward block_forward gpt_forward gpt_gradcheck
+ *   gpt_probe_run learn_recall_attention mha_forward learn_block_pass
+ *   ablated_batch_forward gpt_batch_forward mha_head_weights gpt_cache_step
+ *   gpt_generate_next gpt_generate */
 #include <math.h>
 
 #include "exercises.h"
