@@ -9,8 +9,7 @@
 #include "status.h"
 #include "xent.h"
 
-/* V, m -> a model with every entry 0 (each matrix allocated), or NULL */
-static rnn_lm *rnn_lm_alloc(size_t vocab, size_t m)
+rnn_lm *rnn_lm_zeros(size_t vocab, size_t m)
 {
     if (vocab == 0 || m == 0)
         return NULL;
@@ -33,7 +32,7 @@ static rnn_lm *rnn_lm_alloc(size_t vocab, size_t m)
 
 rnn_lm *rnn_lm_new(size_t vocab, size_t m, gsl_rng *r)
 {
-    rnn_lm *w = r ? rnn_lm_alloc(vocab, m) : NULL;
+    rnn_lm *w = r ? rnn_lm_zeros(vocab, m) : NULL;
     if (!w)
         return NULL;
     rng_fill_gaussian(w->E, r, 1.0); /* E, the cell, W_out: the order of the draws */
@@ -45,11 +44,6 @@ rnn_lm *rnn_lm_new(size_t vocab, size_t m, gsl_rng *r)
     }
     rng_fill_gaussian(w->Wout, r, 0.02);
     return w;
-}
-
-rnn_lm *rnn_lm_zeros(size_t vocab, size_t state)
-{
-    return rnn_lm_alloc(vocab, state);
 }
 
 void rnn_lm_free(rnn_lm *w)

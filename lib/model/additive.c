@@ -10,8 +10,7 @@
 #include "softmax.h"
 #include "status.h"
 
-/* H, r -> b = 0 and v = 0, or NULL */
-static additive_score *additive_alloc(size_t heads, size_t r)
+additive_score *additive_zeros(size_t heads, size_t r)
 {
     if (heads == 0 || r == 0)
         return NULL;
@@ -29,15 +28,10 @@ static additive_score *additive_alloc(size_t heads, size_t r)
 
 additive_score *additive_new(size_t heads, size_t r, gsl_rng *rng)
 {
-    additive_score *a = rng ? additive_alloc(heads, r) : NULL;
+    additive_score *a = rng ? additive_zeros(heads, r) : NULL;
     if (a)
         rng_fill_gaussian(a->v, rng, 1.0 / sqrt((double)r));
     return a;
-}
-
-additive_score *additive_zeros(size_t heads, size_t r)
-{
-    return additive_alloc(heads, r);
 }
 
 void additive_free(additive_score *a)
